@@ -1,0 +1,53 @@
+/**
+ * The few error classes the action reports to users. Each carries what the user must look at
+ * (an input, a file and line, a manifest, an object, a command); none may carry a token, a
+ * response header or a Secret value.
+ */
+
+/** Where in a user's file a problem is; `line` is 1-based. */
+export interface SourceLocation {
+  file: string
+  line?: number
+}
+
+/** A wrong action input or command-line flag; names the input and the accepted values. */
+export class InputError extends Error {
+  override name = 'InputError'
+}
+
+/** One problem in tazuna.yaml, an include file, a helmfile or a rendered document. */
+export interface ConfigProblem extends SourceLocation {
+  message: string
+}
+
+/** Formats a problem as `file:line: message` (or `file: message` when the line is unknown). */
+export function formatProblem(p: ConfigProblem): string {
+  return p.line === undefined ? `${p.file}: ${p.message}` : `${p.file}:${p.line}: ${p.message}`
+}
+
+/** Every problem found in a configuration, reported at once. */
+export class ConfigError extends Error {
+  override name = 'ConfigError'
+  readonly problems: readonly ConfigProblem[]
+  constructor(problems: readonly ConfigProblem[], headline?: string) {
+    const lines = problems.map(formatProblem)
+    super(headline === undefined ? lines.join('\n') : [headline, ...lines].join('\n'))
+    this.problems = problems
+  }
+}
+
+/** An external program that is missing or failed: names the command, exit code, stderr tail. */
+export class ToolError extends Error {
+  override name = 'ToolError'
+}
+
+/** A request to the Kubernetes API that failed: names the verb, the object and the API's message. */
+export class ClusterError extends Error {
+  override name = 'ClusterError'
+  constructor(
+    message: string,
+    readonly code?: number
+  ) {
+    super(message)
+  }
+}
