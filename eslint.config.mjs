@@ -5,9 +5,18 @@ import jest from 'eslint-plugin-jest'
 // Side effects live only in the entry points and src/adapters (house style): the pure core
 // must not reach the toolkit, child processes or the cluster client directly.
 const sideEffectModules = [
-  { name: '@actions/core', message: 'Only main.ts, cli.ts and src/adapters/** may use @actions/*.' },
-  { name: '@actions/github', message: 'Only main.ts, cli.ts and src/adapters/** may use @actions/*.' },
-  { name: '@actions/exec', message: 'Only main.ts, cli.ts and src/adapters/** may use @actions/*.' },
+  {
+    name: '@actions/core',
+    message: 'Only main.ts, cli.ts and src/adapters/** may use @actions/*.'
+  },
+  {
+    name: '@actions/github',
+    message: 'Only main.ts, cli.ts and src/adapters/** may use @actions/*.'
+  },
+  {
+    name: '@actions/exec',
+    message: 'Only main.ts, cli.ts and src/adapters/** may use @actions/*.'
+  },
   { name: 'node:child_process', message: 'Run programs through src/adapters/command-runner.ts.' },
   { name: 'child_process', message: 'Run programs through src/adapters/command-runner.ts.' },
   { name: '@kubernetes/client-node', message: 'Reach the cluster through src/adapters/**.' }
@@ -23,7 +32,10 @@ export default tseslint.config(
     },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }]
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }
+      ]
     }
   },
   {
@@ -42,7 +54,11 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { paths: sideEffectModules }],
       'no-restricted-properties': [
         'error',
-        { object: 'process', property: 'env', message: 'Read the environment in inputs.ts or cli.ts.' },
+        {
+          object: 'process',
+          property: 'env',
+          message: 'Read the environment in inputs.ts or cli.ts.'
+        },
         { object: 'process', property: 'exit', message: 'Set process.exitCode instead.' }
       ]
     }

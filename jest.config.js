@@ -15,7 +15,10 @@ export default {
     {
       ...base,
       displayName: 'integration',
-      testMatch: ['<rootDir>/__tests__/integration/**/*.test.ts', '<rootDir>/__tests__/e2e/**/*.test.ts'],
+      testMatch: [
+        '<rootDir>/__tests__/integration/**/*.test.ts',
+        '<rootDir>/__tests__/e2e/**/*.test.ts'
+      ],
       globalSetup: '<rootDir>/__tests__/cluster/global-setup.ts',
       globalTeardown: '<rootDir>/__tests__/cluster/global-teardown.ts',
       testTimeout: 120000

@@ -126,7 +126,9 @@ function toGoJson(value: unknown, file: string): JsonValue {
   if (typeof value === 'string' || typeof value === 'boolean') return value
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) {
-      throw new ConfigError([{ file, message: `unsupported YAML value ${value} (not valid in JSON)` }])
+      throw new ConfigError([
+        { file, message: `unsupported YAML value ${value} (not valid in JSON)` }
+      ])
     }
     return value
   }
@@ -144,14 +146,17 @@ function toGoJson(value: unknown, file: string): JsonValue {
     for (const [k, v] of Object.entries(value)) out[k] = toGoJson(v, file)
     return out
   }
-  return String(value as string)
+  throw new ConfigError([{ file, message: `unsupported YAML value of type ${typeof value}` }])
 }
 
 /** sigs.k8s.io/yaml turns non-string keys into strings: booleans and numbers as Go prints them. */
 function goKeyString(key: unknown): string {
   if (key === null || key === undefined) return 'null'
-  if (typeof key === 'number') return String(key)
-  return String(key as string)
+  if (typeof key === 'string' || typeof key === 'number' || typeof key === 'boolean') {
+    return String(key)
+  }
+  // sigs.k8s.io/yaml rejects collection keys too (`? [a, b]: c`).
+  throw new TypeError('unsupported YAML map key: only scalar keys can become JSON keys')
 }
 
 function firstLine(message: string): string {
