@@ -83,16 +83,17 @@ export function parseYamlDocument(text: string, file: string): YamlDocument {
 }
 
 function toYamlDocument(doc: Document.Parsed, lines: LineCounter, file: string): YamlDocument {
-  let value: unknown
+  let value: JsonValue
   try {
-    value = doc.toJS({ maxAliasCount: -1 })
+    value = toGoJson(doc.toJS({ maxAliasCount: -1 }), file)
   } catch (e) {
+    if (e instanceof ConfigError) throw e
     const line = doc.contents?.range ? lines.linePos(doc.contents.range[0]).line : undefined
     throw new ConfigError([{ file, line, message: `invalid YAML: ${(e as Error).message}` }])
   }
   const start = doc.contents?.range?.[0] ?? doc.range[0]
   return {
-    value: toGoJson(value, file),
+    value,
     line: lines.linePos(start).line,
     lineOf(path) {
       const node = nodeAt(doc.contents, path)
