@@ -1,0 +1,41 @@
+// Jest globalSetup of the integration project: starts one test cluster for the whole run.
+// The tools are built beforehand by scripts/build-tools.sh (scripts/test.sh runs it); this
+// only finds them. Test workers inherit the variables set here.
+import { mkdirSync, symlinkSync } from 'node:fs'
+import path from 'node:path'
+import { startCluster, type Cluster } from './launcher.js'
+import { resolveToolPaths } from './tool-paths.js'
+
+declare global {
+  var __tazunaTestCluster: Cluster | undefined
+}
+
+export default async function globalSetup(): Promise<void> {
+  const tools = resolveToolPaths()
+  const cluster = await startCluster({
+    kubeApiserverBin: tools.kubeApiserver,
+    etcdBin: tools.etcd,
+    keepWorkDir: process.env.TAZUNA_TEST_KEEP_CLUSTER === '1'
+  })
+  globalThis.__tazunaTestCluster = cluster
+
+  const binDir = path.join(cluster.workDir, 'bin')
+  mkdirSync(binDir)
+  symlinkSync(tools.helm, path.join(binDir, 'helm'))
+  symlinkSync(tools.kustomize, path.join(binDir, 'kustomize'))
+  if (tools.tazuna) symlinkSync(tools.tazuna, path.join(binDir, 'tazuna'))
+
+  Object.assign(process.env, {
+    KUBECONFIG: cluster.adminKubeconfig,
+    TAZUNA_TEST_ADMIN_KUBECONFIG: cluster.adminKubeconfig,
+    TAZUNA_TEST_READER_KUBECONFIG: cluster.readerKubeconfig,
+    TAZUNA_TEST_CLUSTER_DIR: cluster.workDir,
+    HELM_BIN: tools.helm,
+    KUSTOMIZE_BIN: tools.kustomize,
+    TAZUNA_TEST_TOOLS_DIR: binDir,
+    ...(tools.tazuna ? { TAZUNA_BIN: tools.tazuna } : {})
+  })
+  // Like tazuna's e2e job: client libraries must not mistake the runner for a pod.
+  delete process.env.KUBERNETES_SERVICE_HOST
+  delete process.env.KUBERNETES_SERVICE_PORT
+}

@@ -1,0 +1,63 @@
+// Where the binaries built by scripts/build-tools.sh are: environment variables first (so a
+// developer can point at their own builds), else the env.sh that script writes.
+import { existsSync, readFileSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+
+export interface ToolPaths {
+  kubeApiserver: string
+  etcd: string
+  helm: string
+  kustomize: string
+  /** The Tazuna CLI oracle, when the developer supplied one (it cannot be built here). */
+  tazuna: string | undefined
+}
+
+const VARS = {
+  kubeApiserver: 'KUBE_APISERVER_BIN',
+  etcd: 'ETCD_BIN',
+  helm: 'HELM_BIN',
+  kustomize: 'KUSTOMIZE_BIN'
+} as const
+
+/** The cache root shared with scripts/build-tools.sh and scripts/node24.sh. */
+export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  return env.TAZUNA_ACTION_CACHE || path.join(os.homedir(), '.cache', 'tazuna-action')
+}
+
+/** Resolves every tool path or throws one error naming all that are missing. */
+export function resolveToolPaths(env: NodeJS.ProcessEnv = process.env): ToolPaths {
+  const envFile = path.join(cacheDir(env), 'tools', 'env.sh')
+  const fromFile = existsSync(envFile) ? parseEnvFile(readFileSync(envFile, 'utf8')) : {}
+  const lookup = (name: string): string | undefined => env[name] || fromFile[name]
+  const missing: string[] = []
+  const resolved = Object.fromEntries(
+    Object.entries(VARS).map(([key, name]) => {
+      const value = lookup(name)
+      if (!value || !existsSync(value)) missing.push(`${name}=${value ?? '(unset)'}`)
+      return [key, value ?? '']
+    })
+  ) as Record<keyof typeof VARS, string>
+  if (missing.length > 0) {
+    throw new Error(
+      `test tools not found (${missing.join(', ')}); run \`bash scripts/build-tools.sh\` ` +
+        `(writes ${envFile}) or set the variables to existing binaries`
+    )
+  }
+  return { ...resolved, tazuna: lookup('TAZUNA_BIN') || undefined }
+}
+
+/** Reads `export NAME=value` lines as written by build-tools.sh (values quoted by printf %q). */
+export function parseEnvFile(text: string): Record<string, string> {
+  const vars: Record<string, string> = {}
+  for (const line of text.split('\n')) {
+    const m = /^export ([A-Z_][A-Z0-9_]*)=(.*)$/.exec(line.trim())
+    if (m?.[1] && m[2] !== undefined) vars[m[1]] = unquote(m[2])
+  }
+  return vars
+}
+
+function unquote(value: string): string {
+  if (value.startsWith("'") && value.endsWith("'")) return value.slice(1, -1)
+  return value.replace(/\\(.)/g, '$1')
+}
