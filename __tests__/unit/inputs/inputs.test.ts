@@ -1,0 +1,108 @@
+import { describe, expect, it } from '@jest/globals'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { parse } from 'yaml'
+import { InputError } from '../../../src/errors.js'
+import { inputDefaults, readSettings, type InputSource } from '../../../src/inputs.js'
+
+const source = (
+  inputs: Record<string, string> = {},
+  eventName = 'pull_request',
+  env: Record<string, string> = {}
+): InputSource => ({
+  input: (name) => inputs[name] ?? '',
+  env: (name) => env[name],
+  eventName
+})
+
+describe('readSettings', () => {
+  it('applies the defaults of action.yml', () => {
+    expect(readSettings(source())).toEqual({
+      config: 'tazuna.yaml',
+      environment: '',
+      tags: [],
+      mode: 'diff',
+      sync: true,
+      prune: false,
+      atomic: false,
+      kubeconfig: { kind: 'ambient' },
+      githubToken: '',
+      comment: true,
+      failOnDiff: false
+    })
+  })
+
+  it('repeats exactly the defaults declared in action.yml', () => {
+    const action = parse(
+      readFileSync(join(import.meta.dirname, '../../../action.yml'), 'utf8')
+    ) as {
+      inputs: Record<string, { default?: string }>
+    }
+    const declared = Object.fromEntries(
+      Object.entries(action.inputs).map(([name, input]) => [name, input.default ?? ''])
+    )
+    expect({ ...declared, 'github-token': '' }).toEqual(inputDefaults)
+    expect(declared['github-token']).toBe('${{ github.token }}')
+  })
+
+  it.each([
+    ['auto', 'pull_request', 'diff'],
+    ['auto', 'pull_request_target', 'diff'],
+    ['auto', 'push', 'apply'],
+    ['check', 'schedule', 'check'],
+    ['diff', 'workflow_dispatch', 'diff'],
+    ['apply', 'pull_request', 'apply']
+  ])('mode %s on %s is %s', (mode, event, expected) => {
+    expect(readSettings(source({ mode }, event)).mode).toBe(expected)
+  })
+
+  it.each([
+    [
+      { mode: 'auto' },
+      'schedule',
+      /mode.*"auto".*event is "schedule".*set mode to check, diff or apply/
+    ],
+    [{ mode: 'plan' }, 'push', /input "mode" must be one of auto, check, diff, apply, got "plan"/],
+    [{ sync: 'yes' }, 'push', /input "sync" must be a boolean \(true or false\), got "yes"/],
+    [{ comment: '1' }, 'push', /input "comment" must be a boolean/],
+    [{ 'fail-on-diff': 'on' }, 'push', /input "fail-on-diff" must be a boolean/],
+    [{ sync: 'false', prune: 'true' }, 'push', /input "prune".*requires input "sync"/],
+    [{ sync: 'false', atomic: 'true' }, 'push', /input "atomic" requires input "sync"/]
+  ])('rejects %o on %s naming the input and accepted values', (inputs, event, message) => {
+    expect(() => readSettings(source(inputs, event))).toThrow(InputError)
+    expect(() => readSettings(source(inputs, event))).toThrow(message)
+  })
+
+  it.each([
+    ['true', true],
+    ['TRUE', true],
+    ['false', false],
+    ['', false]
+  ])('TAZUNA_STATE_SYNC_DELETE=%s turns prune on: %s', (value, prune) => {
+    expect(readSettings(source({}, 'push', { TAZUNA_STATE_SYNC_DELETE: value })).prune).toBe(prune)
+  })
+
+  it('refuses TAZUNA_STATE_SYNC_DELETE=true without sync', () => {
+    expect(() =>
+      readSettings(source({ sync: 'false' }, 'push', { TAZUNA_STATE_SYNC_DELETE: 'true' }))
+    ).toThrow(/TAZUNA_STATE_SYNC_DELETE/)
+  })
+
+  it('splits tags at commas and newlines', () => {
+    expect(readSettings(source({ tags: 'infra, app\n\nweb,app' })).tags).toEqual([
+      'infra',
+      'app',
+      'web'
+    ])
+  })
+
+  it.each([
+    ['', { kind: 'ambient' }],
+    ['  /home/runner/.kube/config ', { kind: 'path', path: '/home/runner/.kube/config' }],
+    ['apiVersion: v1', { kind: 'content', content: 'apiVersion: v1\n' }],
+    ['{"apiVersion":"v1"}', { kind: 'content', content: '{"apiVersion":"v1"}\n' }],
+    ['clusters: []\nusers: []\n', { kind: 'content', content: 'clusters: []\nusers: []\n' }]
+  ])('takes kubeconfig %j as %o', (kubeconfig, expected) => {
+    expect(readSettings(source({ kubeconfig })).kubeconfig).toEqual(expected)
+  })
+})

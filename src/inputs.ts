@@ -1,0 +1,145 @@
+/**
+ * Action inputs -> one typed, validated settings object (house style: actions/checkout's
+ * input-helper). Pure: the runner's environment comes in through {@link InputSource}, so the
+ * same function serves main.ts and the unit tests. Every wrong input fails with an InputError
+ * naming the input and the values it accepts.
+ */
+import { InputError } from './errors.js'
+
+/** What the action does in this run. */
+export type Mode = 'check' | 'diff' | 'apply'
+
+/** Where the kubeconfig comes from: the ambient one, a file, or the input's own text. */
+export type KubeconfigSource =
+  { kind: 'ambient' } | { kind: 'path'; path: string } | { kind: 'content'; content: string }
+
+/** Every input of action.yml, validated. */
+export interface Settings {
+  /** Path of tazuna.yaml as given (relative to the workspace). */
+  config: string
+  environment: string
+  tags: string[]
+  mode: Mode
+  sync: boolean
+  prune: boolean
+  atomic: boolean
+  kubeconfig: KubeconfigSource
+  githubToken: string
+  comment: boolean
+  failOnDiff: boolean
+}
+
+/** The runner's view of inputs, environment and event; main.ts binds it to @actions/*. */
+export interface InputSource {
+  /** The input's value ('' when unset), as the runner passes it in `INPUT_<NAME>`. */
+  input(name: string): string
+  /** An environment variable. */
+  env(name: string): string | undefined
+  /** `GITHUB_EVENT_NAME` of the run. */
+  eventName: string
+}
+
+/** Defaults of action.yml, repeated so a run without the runner's defaulting behaves the same. */
+export const inputDefaults = {
+  config: 'tazuna.yaml',
+  environment: '',
+  tags: '',
+  mode: 'auto',
+  sync: 'true',
+  prune: 'false',
+  atomic: 'false',
+  kubeconfig: '',
+  'github-token': '',
+  comment: 'true',
+  'fail-on-diff': 'false'
+} as const
+
+type InputName = keyof typeof inputDefaults
+
+const modes = ['auto', 'check', 'diff', 'apply'] as const
+const pullRequestEvents = new Set(['pull_request', 'pull_request_target'])
+const pushEvents = new Set(['push'])
+
+/** Reads and validates every input; throws InputError on the first wrong one. */
+export function readSettings(source: InputSource): Settings {
+  const read = (name: InputName): string => {
+    const value = source.input(name).trim()
+    return value === '' ? inputDefaults[name] : value
+  }
+  const flag = (name: InputName): boolean => parseBoolean(name, read(name))
+
+  const sync = flag('sync')
+  // TAZUNA_STATE_SYNC_DELETE=true is the legacy `state sync` switch that became --prune
+  // (spec §8: compared case-insensitively with "true").
+  const prune = flag('prune') || source.env('TAZUNA_STATE_SYNC_DELETE')?.toLowerCase() === 'true'
+  const atomic = flag('atomic')
+  if (!sync && prune) {
+    throw new InputError(
+      'input "prune" (or TAZUNA_STATE_SYNC_DELETE=true) requires input "sync" to be "true"'
+    )
+  }
+  if (!sync && atomic) throw new InputError('input "atomic" requires input "sync" to be "true"')
+
+  return {
+    config: read('config'),
+    environment: read('environment'),
+    tags: splitList(read('tags')),
+    mode: resolveMode(read('mode'), source.eventName),
+    sync,
+    prune,
+    atomic,
+    kubeconfig: classifyKubeconfig(source.input('kubeconfig')),
+    githubToken: read('github-token'),
+    comment: flag('comment'),
+    failOnDiff: flag('fail-on-diff')
+  }
+}
+
+/** YAML 1.2 core-schema booleans, exactly what `core.getBooleanInput` accepts. */
+export function parseBoolean(name: string, value: string): boolean {
+  if (['true', 'True', 'TRUE'].includes(value)) return true
+  if (['false', 'False', 'FALSE'].includes(value)) return false
+  throw new InputError(
+    `input "${name}" must be a boolean (true or false), got ${JSON.stringify(value)}`
+  )
+}
+
+/** Splits a comma- or newline-separated list; blanks are dropped, duplicates kept once. */
+export function splitList(value: string): string[] {
+  const items = value
+    .split(/[,\n]/)
+    .map((item) => item.trim())
+    .filter((item) => item !== '')
+  return [...new Set(items)]
+}
+
+/** `auto` follows the event: pull requests diff, pushes apply, anything else is an error. */
+export function resolveMode(mode: string, eventName: string): Mode {
+  if (!(modes as readonly string[]).includes(mode)) {
+    throw new InputError(
+      `input "mode" must be one of ${modes.join(', ')}, got ${JSON.stringify(mode)}`
+    )
+  }
+  if (mode !== 'auto') return mode as Mode
+  if (pullRequestEvents.has(eventName)) return 'diff'
+  if (pushEvents.has(eventName)) return 'apply'
+  throw new InputError(
+    `input "mode" is "auto", which picks a mode only for pull_request, pull_request_target ` +
+      `(diff) and push (apply) events, but this run's event is ${JSON.stringify(eventName)}: ` +
+      `set mode to check, diff or apply`
+  )
+}
+
+/**
+ * The kubeconfig input holds either a path or the file's text (a secret passed straight in).
+ * Text is recognised by a line break or by starting like a kubeconfig (YAML `apiVersion:` or
+ * JSON `{`), which no sensible path does.
+ */
+export function classifyKubeconfig(value: string): KubeconfigSource {
+  const trimmed = value.trim()
+  if (trimmed === '') return { kind: 'ambient' }
+  if (trimmed.includes('\n') || trimmed.startsWith('{') || /^apiVersion\s*:/.test(trimmed)) {
+    return { kind: 'content', content: value.endsWith('\n') ? value : `${value}\n` }
+  }
+  return { kind: 'path', path: trimmed }
+}

@@ -1,0 +1,86 @@
+/**
+ * The apply job summary: a headline, then one table per layer (manifest, result, counts,
+ * duration) and the error of every failed manifest. Budgeted in UTF-8 bytes like the Diff.
+ */
+import { clip, codeBlock, describeCounts, escapeHtml, inlineCode } from './markdown.js'
+import { sumCounts, type ApplyReport, type ManifestApply } from './model.js'
+
+const errorLimit = 4000
+
+/** Options of {@link renderApplyMarkdown}. */
+export interface ApplyMarkdownOptions {
+  /** Upper bound of `measure(markdown)`. */
+  budget: number
+  measure?: (text: string) => number
+}
+
+/** Renders the apply report; error texts are shortened first, tables dropped last. */
+export function renderApplyMarkdown(report: ApplyReport, options: ApplyMarkdownOptions): string {
+  const measure = options.measure ?? ((text: string) => text.length)
+  for (const limit of [errorLimit, 200]) {
+    const markdown = [title(report), headline(report), ...report.layers.map(layerSection(limit))]
+      .concat(failureSection(report, limit))
+      .join('')
+    if (measure(markdown) <= options.budget) return markdown
+  }
+  return title(report) + headline(report) + failureSection(report, 200)
+}
+
+/** Milliseconds as `850 ms`, `12.3 s` or `2 min 5 s`. */
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`
+  const seconds = Math.round(ms / 1000)
+  return `${Math.floor(seconds / 60)} min ${seconds % 60} s`
+}
+
+const title = (report: ApplyReport): string => {
+  const environment =
+    report.environment === '' ? '' : ` (environment ${inlineCode(clip(report.environment, 100))})`
+  return `### Tazuna apply for ${inlineCode(clip(report.config, 200))}${environment}\n\n`
+}
+
+const headline = (report: ApplyReport): string => {
+  const all = report.layers.flat()
+  const total = sumCounts(all.map((m) => m.counts))
+  const commit = report.sha === '' ? '' : ` · commit ${inlineCode(report.sha.slice(0, 7))}`
+  const outcome =
+    report.failure === undefined
+      ? `Applied: ${describeCounts(total)}`
+      : `Failed in layer ${report.failure.layer + 1}`
+  const applied = all.filter((m) => m.result === 'applied').length
+  return `**${outcome}.** ${applied} of ${all.length} manifests applied in ${report.layers.length} layer${report.layers.length === 1 ? '' : 's'}${commit}.\n\n`
+}
+
+const resultLabels: Record<ManifestApply['result'], string> = {
+  applied: '✅ applied',
+  unchanged: '➖ unchanged',
+  skipped: '⏭️ skipped',
+  failed: '❌ failed'
+}
+
+const layerSection =
+  (limit: number) =>
+  (layer: readonly ManifestApply[], index: number): string => {
+    const rows = layer.map(
+      (m) =>
+        `| ${inlineCode(m.manifest)} | ${resultLabels[m.result]} | ${m.counts.added} | ${m.counts.modified} | ${m.counts.removed} | ${m.counts.alwaysSync} | ${formatDuration(m.durationMs)} |\n`
+    )
+    const errors = layer
+      .filter((m) => m.error !== undefined)
+      .map((m) => `${inlineCode(m.manifest)}:\n\n${codeBlock(clip(m.error!, limit), 'text')}`)
+    return (
+      `#### Layer ${index + 1}\n\n` +
+      '| Manifest | Result | Added | Modified | Removed | Always-sync | Duration |\n' +
+      '| --- | --- | ---: | ---: | ---: | ---: | ---: |\n' +
+      rows.join('') +
+      (errors.length === 0 ? '' : `\n${errors.join('\n')}`) +
+      '\n'
+    )
+  }
+
+const failureSection = (report: ApplyReport, limit: number): string =>
+  report.failure === undefined
+    ? ''
+    : `#### Failure\n\n${codeBlock(clip(report.failure.message, limit), 'text')}\n` +
+      `<sub>${escapeHtml('Later layers were not applied.')}</sub>\n`

@@ -1,0 +1,109 @@
+/**
+ * The machine-readable report (report.json) and the text report (report.txt) the action
+ * writes under RUNNER_TEMP, and the step outputs derived from them. Outputs carry only counts,
+ * names and paths: a job's outputs are limited to 1 MB (action conventions §1.7).
+ */
+import { formatProblem } from '../errors.js'
+import { formatDuration } from './apply-markdown.js'
+import {
+  countEntries,
+  hasChanges,
+  sortEntries,
+  sumCounts,
+  type ApplyReport,
+  type DiffCounts,
+  type DiffReport
+} from './model.js'
+
+/** Version of report.json's shape. */
+export const reportSchema = 1
+
+/** report.json of a Diff run (check problems included). */
+export function diffReportJson(report: DiffReport): string {
+  const manifests = report.manifests.map((m) => ({
+    manifest: m.manifest,
+    type: m.type,
+    counts: countEntries(m.entries),
+    entries: sortEntries(m.entries)
+  }))
+  const document = {
+    schema: reportSchema,
+    kind: 'diff',
+    config: report.config,
+    environment: report.environment,
+    sha: report.sha,
+    counts: sumCounts(manifests.map((m) => m.counts)),
+    layers: report.plan?.layers ?? [],
+    manifests,
+    problems: report.problems
+  }
+  return `${JSON.stringify(document, null, 2)}\n`
+}
+
+/** report.json of an apply run. */
+export function applyReportJson(report: ApplyReport): string {
+  const document = {
+    schema: reportSchema,
+    kind: 'apply',
+    config: report.config,
+    environment: report.environment,
+    sha: report.sha,
+    counts: sumCounts(report.layers.flat().map((m) => m.counts)),
+    layers: report.layers,
+    failure: report.failure ?? null
+  }
+  return `${JSON.stringify(document, null, 2)}\n`
+}
+
+/** Check problems as `file:line: message` lines, the way `tazuna check` words them. */
+export function problemsText(report: DiffReport): string {
+  return report.problems.map((p) => `${formatProblem(p)}\n`).join('')
+}
+
+/** report.txt of an apply run: one table per layer in `tazuna state diff`'s column style. */
+export function applyReportText(report: ApplyReport): string {
+  const lines: string[] = []
+  report.layers.forEach((layer, index) => {
+    lines.push(`Layer: ${index + 1}`)
+    lines.push(row('MANIFEST', 'RESULT', 'COUNTS', 'DURATION'))
+    for (const m of layer) {
+      const c = m.counts
+      const counts = `+${c.added} ~${c.modified} -${c.removed} =${c.alwaysSync}`
+      lines.push(row(m.manifest, m.result, counts, formatDuration(m.durationMs)))
+    }
+    lines.push('')
+  })
+  if (report.failure !== undefined) lines.push(`error: ${report.failure.message}`)
+  return lines.map((line) => `${line}\n`).join('')
+}
+
+const row = (manifest: string, result: string, counts: string, duration: string): string =>
+  `  ${manifest.padEnd(40)} ${result.padEnd(10)} ${counts.padEnd(24)} ${duration}`
+
+/** The step outputs other than paths and the comment URL. */
+export interface CountOutputs {
+  'has-changes': string
+  added: string
+  modified: string
+  removed: string
+  'always-sync': string
+  'changed-manifests': string
+}
+
+/** Outputs from per-manifest counts; a manifest "changed" when it has any entry. */
+export function countOutputs(
+  manifests: readonly { manifest: string; counts: DiffCounts }[]
+): CountOutputs {
+  const total = sumCounts(manifests.map((m) => m.counts))
+  const changed = manifests.filter((m) => hasAnyEntry(m.counts))
+  return {
+    'has-changes': String(hasChanges(total)),
+    added: String(total.added),
+    modified: String(total.modified),
+    removed: String(total.removed),
+    'always-sync': String(total.alwaysSync),
+    'changed-manifests': changed.map((m) => m.manifest).join(',')
+  }
+}
+
+const hasAnyEntry = (c: DiffCounts): boolean => c.added + c.modified + c.removed + c.alwaysSync > 0

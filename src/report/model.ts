@@ -1,0 +1,139 @@
+/**
+ * The plain data the reports are rendered from: the Diff of every manifest (PR flow) and the
+ * result of a layered apply (merge flow). Renderers in this folder are pure functions of it.
+ */
+import type { ConfigProblem } from '../errors.js'
+
+/** Diff entry types in Tazuna's output order (spec §7.1). */
+export const diffTypes = ['added', 'modified', 'removed', 'always-sync'] as const
+
+/** One of Tazuna's four diff entry types. */
+export type DiffType = (typeof diffTypes)[number]
+
+/** One line of a manifest's Diff against its recorded State (spec §7.1). */
+export interface DiffEntry {
+  type: DiffType
+  /** Logical state key `{manifest}/{group}/{version}/{kind}[/{namespace}]/{name}`. */
+  key: string
+  oldHash?: string
+  newHash?: string
+}
+
+/** The Diff of one manifest. */
+export interface ManifestDiff {
+  manifest: string
+  /** Manifest type (kustomize, helmfile, ...). */
+  type: string
+  entries: readonly DiffEntry[]
+}
+
+/** A manifest as the apply plan sees it. */
+export interface PlanNode {
+  name: string
+  dependsOn: readonly string[]
+}
+
+/** The apply plan: layers of manifest names (spec §9.2) and the dependsOn graph behind them. */
+export interface ApplyPlan {
+  layers: readonly (readonly string[])[]
+  nodes: readonly PlanNode[]
+}
+
+/** Identifies a report: which configuration, environment and commit it describes. */
+export interface ReportTarget {
+  /** tazuna.yaml path as given in the `config` input. */
+  config: string
+  environment: string
+  /** The commit the report is about (PR head or pushed commit). */
+  sha: string
+}
+
+/** Everything the PR comment and the diff job summary show. */
+export interface DiffReport extends ReportTarget {
+  /** Every manifest in declaration order, including those without entries. */
+  manifests: readonly ManifestDiff[]
+  /** Absent when the configuration did not load far enough to plan. */
+  plan?: ApplyPlan
+  problems: readonly ConfigProblem[]
+}
+
+/** Entry counts by type. */
+export interface DiffCounts {
+  added: number
+  modified: number
+  removed: number
+  alwaysSync: number
+}
+
+/** How one manifest's apply ended. */
+export type ApplyResult = 'applied' | 'unchanged' | 'skipped' | 'failed'
+
+/** One manifest of a layered apply. */
+export interface ManifestApply {
+  manifest: string
+  result: ApplyResult
+  counts: DiffCounts
+  durationMs: number
+  /** Why it failed: names the object and the API's or tool's message (never Secret values). */
+  error?: string
+}
+
+/** Everything the apply job summary shows. */
+export interface ApplyReport extends ReportTarget {
+  layers: readonly (readonly ManifestApply[])[]
+  /** Set when the run stopped: which layer (0-based) and why. */
+  failure?: { layer: number; message: string }
+}
+
+/** Counts the entries of one or more Diffs. */
+export function countEntries(entries: Iterable<DiffEntry>): DiffCounts {
+  const counts: DiffCounts = { added: 0, modified: 0, removed: 0, alwaysSync: 0 }
+  for (const entry of entries) {
+    if (entry.type === 'always-sync') counts.alwaysSync++
+    else counts[entry.type]++
+  }
+  return counts
+}
+
+/** Adds counts together. */
+export function sumCounts(all: Iterable<DiffCounts>): DiffCounts {
+  const total: DiffCounts = { added: 0, modified: 0, removed: 0, alwaysSync: 0 }
+  for (const c of all) {
+    total.added += c.added
+    total.modified += c.modified
+    total.removed += c.removed
+    total.alwaysSync += c.alwaysSync
+  }
+  return total
+}
+
+/** True when something would change: always-sync entries alone are not a change (spec §11). */
+export function hasChanges(counts: DiffCounts): boolean {
+  return counts.added + counts.modified + counts.removed > 0
+}
+
+/**
+ * Go's byte-wise string order. UTF-8 byte order equals code point order, which differs from
+ * JS's UTF-16 unit order only between surrogates (U+D800-DFFF) and U+E000-FFFF; shifting
+ * those two ranges past each other fixes it without decoding.
+ */
+export function compareGoStrings(a: string, b: string): number {
+  const n = Math.min(a.length, b.length)
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i)
+    const y = b.charCodeAt(i)
+    if (x !== y) return codePointRank(x) - codePointRank(y)
+  }
+  return a.length - b.length
+}
+
+const codePointRank = (unit: number): number =>
+  unit >= 0xe000 ? unit - 0x800 : unit >= 0xd800 ? unit + 0x2000 : unit
+
+/** Entries in Tazuna's order: added, modified, removed, always-sync, then key ascending. */
+export function sortEntries(entries: readonly DiffEntry[]): DiffEntry[] {
+  return [...entries].sort(
+    (a, b) =>
+      diffTypes.indexOf(a.type) - diffTypes.indexOf(b.type) || compareGoStrings(a.key, b.key)
+  )
+}
