@@ -131,12 +131,12 @@ describe('renderDiffMarkdown budget', () => {
       entries: entries(`m${i}`, 'modified', n)
     }))
     const out = renderDiffMarkdown(report(manifests, { plan: undefined }), {
-      budget: budget as number,
+      budget: budget,
       hashLength: 12
     })
     expect(out.detail).toBe(detail)
     expect(out.omitted).toEqual(omitted)
-    expect(out.markdown.length).toBeLessThanOrEqual(budget as number)
+    expect(out.markdown.length).toBeLessThanOrEqual(budget)
     expect(balanceOf(out.markdown)).toEqual(wellFormed)
   })
 
