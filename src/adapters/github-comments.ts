@@ -1,0 +1,123 @@
+/**
+ * The sticky pull-request comment: one comment per (config, environment), found again by its
+ * hidden marker AND its author, then updated in place (action conventions, pitfall 16). A
+ * user's comment that quotes the marker is never edited and never trusted.
+ */
+import * as github from '@actions/github'
+import { parseMarker, sameTarget } from '../report/marker.js'
+import type { ReportTarget } from '../report/model.js'
+
+/** The login GITHUB_TOKEN writes as; GET /user is refused for that token. */
+export const actionsBotLogin = 'github-actions[bot]'
+
+/** Where the comment goes and what it says. */
+export interface StickyComment {
+  owner: string
+  repo: string
+  issueNumber: number
+  target: ReportTarget
+  body: string
+}
+
+/** What happened: created, updated, or left alone because the body was already the same. */
+export interface StickyCommentResult {
+  action: 'created' | 'updated' | 'unchanged'
+  url: string
+  id: number
+}
+
+/** GitHub refused a write (403): a read-only token, typically a fork's or Dependabot's. */
+export class CommentForbiddenError extends Error {
+  override name = 'CommentForbiddenError'
+}
+
+type Octokit = ReturnType<typeof github.getOctokit>
+
+interface ListedComment {
+  id: number
+  html_url: string
+  body?: string
+  user: { login: string; type?: string } | null
+}
+
+/** Creates or updates the sticky comment; GITHUB_API_URL decides where requests go. */
+export async function upsertStickyComment(
+  token: string,
+  comment: StickyComment
+): Promise<StickyCommentResult> {
+  const octokit = github.getOctokit(token)
+  try {
+    const author = await authorLogin(octokit)
+    const existing = await findStickyComment(octokit, comment, author)
+    if (existing === undefined) {
+      const { data } = await octokit.rest.issues.createComment({
+        owner: comment.owner,
+        repo: comment.repo,
+        issue_number: comment.issueNumber,
+        body: comment.body
+      })
+      return { action: 'created', url: data.html_url, id: data.id }
+    }
+    if (existing.body === comment.body) {
+      return { action: 'unchanged', url: existing.html_url, id: existing.id }
+    }
+    const { data } = await octokit.rest.issues.updateComment({
+      owner: comment.owner,
+      repo: comment.repo,
+      comment_id: existing.id,
+      body: comment.body
+    })
+    return { action: 'updated', url: data.html_url, id: data.id }
+  } catch (error) {
+    throw describeFailure(error)
+  }
+}
+
+// A personal access token can say who it is; GITHUB_TOKEN (an integration token) cannot and
+// always writes as github-actions[bot].
+async function authorLogin(octokit: Octokit): Promise<string> {
+  try {
+    const { data } = await octokit.rest.users.getAuthenticated()
+    return data.login
+  } catch (error) {
+    if (statusOf(error) === 403 || statusOf(error) === 401) return actionsBotLogin
+    throw error
+  }
+}
+
+async function findStickyComment(
+  octokit: Octokit,
+  comment: StickyComment,
+  author: string
+): Promise<ListedComment | undefined> {
+  const comments: ListedComment[] = await octokit.paginate(octokit.rest.issues.listComments, {
+    owner: comment.owner,
+    repo: comment.repo,
+    issue_number: comment.issueNumber,
+    per_page: 100
+  })
+  return comments.find((c) => {
+    if (c.user?.login !== author) return false
+    const marker = parseMarker(c.body ?? '')
+    return marker !== undefined && sameTarget(marker, comment.target)
+  })
+}
+
+const statusOf = (error: unknown): number | undefined =>
+  typeof error === 'object' &&
+  error !== null &&
+  typeof (error as { status?: unknown }).status === 'number'
+    ? (error as { status: number }).status
+    : undefined
+
+// Octokit errors carry the request (headers included); only status and GitHub's message leave.
+function describeFailure(error: unknown): Error {
+  const status = statusOf(error)
+  const message = error instanceof Error ? error.message : String(error)
+  if (status === 403) return new CommentForbiddenError(`GitHub answered 403: ${message}`)
+  return new Error(
+    status === undefined
+      ? `posting the pull-request comment failed: ${message}`
+      : `posting the pull-request comment failed: GitHub answered ${status}: ${message}`
+  )
+}
