@@ -2,7 +2,7 @@
  * The apply job summary: a headline, then one table per layer (manifest, result, counts,
  * duration) and the error of every failed manifest. Budgeted in UTF-8 bytes like the Diff.
  */
-import { clip, codeBlock, describeCounts, escapeHtml, inlineCode } from './markdown.js'
+import { clip, codeBlock, describeCounts, inlineCode } from './markdown.js'
 import { sumCounts, type ApplyReport, type ManifestApply } from './model.js'
 
 const errorLimit = 4000
@@ -47,7 +47,9 @@ const headline = (report: ApplyReport): string => {
   const outcome =
     report.failure === undefined
       ? `Applied: ${describeCounts(total)}`
-      : `Failed in layer ${report.failure.layer + 1}`
+      : report.failure.layer === undefined
+        ? 'Failed'
+        : `Failed in layer ${report.failure.layer + 1}`
   const applied = all.filter((m) => m.result === 'applied').length
   return `**${outcome}.** ${applied} of ${all.length} manifests applied in ${report.layers.length} layer${report.layers.length === 1 ? '' : 's'}${commit}.\n\n`
 }
@@ -55,8 +57,10 @@ const headline = (report: ApplyReport): string => {
 const resultLabels: Record<ManifestApply['result'], string> = {
   applied: '✅ applied',
   unchanged: '➖ unchanged',
-  skipped: '⏭️ skipped',
-  failed: '❌ failed'
+  skipped: '⏭️ skipped (no name)',
+  filtered: '⏭️ not selected by tags',
+  failed: '❌ failed',
+  'not-run': '⏸️ not run'
 }
 
 const layerSection =
@@ -64,7 +68,7 @@ const layerSection =
   (layer: readonly ManifestApply[], index: number): string => {
     const rows = layer.map(
       (m) =>
-        `| ${inlineCode(m.manifest)} | ${resultLabels[m.result]} | ${m.counts.added} | ${m.counts.modified} | ${m.counts.removed} | ${m.counts.alwaysSync} | ${formatDuration(m.durationMs)} |\n`
+        `| ${inlineCode(m.manifest)} | ${resultLabels[m.result]} | ${m.counts.added} | ${m.counts.modified} | ${removed(m)} | ${m.counts.alwaysSync} | ${formatDuration(m.durationMs)} |\n`
     )
     const errors = layer
       .filter((m) => m.error !== undefined)
@@ -79,8 +83,13 @@ const layerSection =
     )
   }
 
+const removed = (m: ManifestApply): string =>
+  m.counts.pruned === 0
+    ? String(m.counts.removed)
+    : `${m.counts.removed} (${m.counts.pruned} pruned)`
+
 const failureSection = (report: ApplyReport, limit: number): string =>
   report.failure === undefined
     ? ''
     : `#### Failure\n\n${codeBlock(clip(report.failure.message, limit), 'text')}\n` +
-      `<sub>${escapeHtml('Later layers were not applied.')}</sub>\n`
+      '<sub>Later layers were not applied.</sub>\n'

@@ -69,7 +69,8 @@ export function applyReportText(report: ApplyReport): string {
     for (const m of layer) {
       const c = m.counts
       const counts = `+${c.added} ~${c.modified} -${c.removed} =${c.alwaysSync}`
-      lines.push(row(m.manifest, m.result, counts, formatDuration(m.durationMs)))
+      const pruned = c.pruned === 0 ? '' : ` (${c.pruned} pruned)`
+      lines.push(row(m.manifest, m.result, counts + pruned, formatDuration(m.durationMs)))
     }
     lines.push('')
   })

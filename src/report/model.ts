@@ -65,25 +65,33 @@ export interface DiffCounts {
   alwaysSync: number
 }
 
-/** How one manifest's apply ended. */
-export type ApplyResult = 'applied' | 'unchanged' | 'skipped' | 'failed'
+/** How one manifest's apply ended (`filtered`: not selected by tags; `not-run`: a layer failed). */
+export type ApplyResult = 'applied' | 'unchanged' | 'skipped' | 'filtered' | 'failed' | 'not-run'
+
+/** What an apply did, by Diff entry type; `pruned` of the `removed` entries were deleted. */
+export interface ApplyCounts extends DiffCounts {
+  pruned: number
+}
 
 /** One manifest of a layered apply. */
 export interface ManifestApply {
   manifest: string
   result: ApplyResult
-  counts: DiffCounts
+  counts: ApplyCounts
   durationMs: number
   /** Why it failed: names the object and the API's or tool's message (never Secret values). */
   error?: string
 }
 
-/** Everything the apply job summary shows. */
-export interface ApplyReport extends ReportTarget {
+/** The outcome of a layered apply. */
+export interface ApplyOutcome {
   layers: readonly (readonly ManifestApply[])[]
-  /** Set when the run stopped: which layer (0-based) and why. */
-  failure?: { layer: number; message: string }
+  /** Set when the run failed: Tazuna's error message and the layer (0-based), if in one. */
+  failure?: { layer?: number; message: string }
 }
+
+/** Everything the apply job summary shows. */
+export interface ApplyReport extends ReportTarget, ApplyOutcome {}
 
 /** Counts the entries of one or more Diffs. */
 export function countEntries(entries: Iterable<DiffEntry>): DiffCounts {

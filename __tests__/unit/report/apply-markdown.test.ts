@@ -4,11 +4,12 @@ import { applyReportJson, applyReportText, countOutputs } from '../../../src/rep
 import type { ApplyReport } from '../../../src/report/model.js'
 import { balanceOf, wellFormed } from './well-formed.js'
 
-const counts = (added: number, modified = 0, removed = 0, alwaysSync = 0) => ({
+const counts = (added: number, modified = 0, removed = 0, alwaysSync = 0, pruned = 0) => ({
   added,
   modified,
   removed,
-  alwaysSync
+  alwaysSync,
+  pruned
 })
 
 const failed: ApplyReport = {
@@ -16,7 +17,7 @@ const failed: ApplyReport = {
   environment: '',
   sha: 'feedfacefeedfacefeedfacefeedfacefeedface',
   layers: [
-    [{ manifest: 'namespaces', result: 'applied', counts: counts(2), durationMs: 850 }],
+    [{ manifest: 'namespaces', result: 'applied', counts: counts(2, 0, 3, 0, 1), durationMs: 850 }],
     [
       { manifest: 'app', result: 'applied', counts: counts(1, 2), durationMs: 12_345 },
       {
@@ -38,7 +39,7 @@ describe('renderApplyMarkdown', () => {
       '**Failed in layer 2.** 2 of 3 manifests applied in 2 layers · commit `feedfac`.'
     )
     expect(markdown).toContain('#### Layer 1\n')
-    expect(markdown).toContain('| `namespaces` | ✅ applied | 2 | 0 | 0 | 0 | 850 ms |')
+    expect(markdown).toContain('| `namespaces` | ✅ applied | 2 | 0 | 3 (1 pruned) | 0 | 850 ms |')
     expect(markdown).toContain('| `app` | ✅ applied | 1 | 2 | 0 | 0 | 12.3 s |')
     expect(markdown).toContain('| `db` | ❌ failed | 0 | 0 | 0 | 0 | 2 min 5 s |')
     expect(markdown).toContain(
@@ -76,7 +77,7 @@ describe('apply report files and outputs', () => {
       [
         'Layer: 1',
         '  MANIFEST                                 RESULT     COUNTS                   DURATION',
-        '  namespaces                               applied    +2 ~0 -0 =0              850 ms',
+        '  namespaces                               applied    +2 ~0 -3 =0 (1 pruned)   850 ms',
         '',
         'Layer: 2',
         '  MANIFEST                                 RESULT     COUNTS                   DURATION',
@@ -89,7 +90,7 @@ describe('apply report files and outputs', () => {
     )
     expect(JSON.parse(applyReportJson(failed))).toMatchObject({
       kind: 'apply',
-      counts: counts(3, 2)
+      counts: { added: 3, modified: 2, removed: 3, alwaysSync: 0 }
     })
   })
 
