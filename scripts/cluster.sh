@@ -31,9 +31,11 @@ cmd_up() {
   PATH="$(bash "$repo/scripts/node24.sh"):$PATH"
   mkdir -p "$state"
   rm -f "$envfile"
-  (cd "$repo/__tests__/cluster" &&
+  (
+    cd "$repo/__tests__/cluster"
     nohup node --import ./ts-resolve.mjs cluster-cli.ts serve "$state" >"$state/serve.log" 2>&1 &
-    echo $! >"$pidfile")
+    echo $! >"$pidfile" # node's own PID: `down` signals it and it stops its children
+  )
   local pid start=$SECONDS
   pid=$(cat "$pidfile")
   until [ -f "$envfile" ]; do

@@ -3,21 +3,25 @@
 // only finds them. Test workers inherit the variables set here.
 import { mkdirSync, symlinkSync } from 'node:fs'
 import path from 'node:path'
-import { startCluster, type Cluster } from './launcher.js'
-import { resolveToolPaths } from './tool-paths.js'
 
 declare global {
-  var __tazunaTestCluster: Cluster | undefined
+  /** Set by globalSetup, called by globalTeardown (same process). */
+  var __tazunaTestClusterStop: (() => Promise<void>) | undefined
 }
 
 export default async function globalSetup(): Promise<void> {
+  // Jest loads this file with Node's own loader, so the harness is imported through
+  // ts-resolve.mjs (see there: why) instead of static imports.
+  await import(new URL('./ts-resolve.mjs', import.meta.url).href)
+  const { startCluster, stopCluster } = await import('./launcher.js')
+  const { resolveToolPaths } = await import('./tool-paths.js')
   const tools = resolveToolPaths()
   const cluster = await startCluster({
     kubeApiserverBin: tools.kubeApiserver,
     etcdBin: tools.etcd,
     keepWorkDir: process.env.TAZUNA_TEST_KEEP_CLUSTER === '1'
   })
-  globalThis.__tazunaTestCluster = cluster
+  globalThis.__tazunaTestClusterStop = () => stopCluster(cluster)
 
   const binDir = path.join(cluster.workDir, 'bin')
   mkdirSync(binDir)

@@ -1,10 +1,8 @@
-// Jest globalTeardown of the integration project: stops the cluster globalSetup started
-// (same process, so it is handed over on globalThis).
-import { stopCluster } from './launcher.js'
-
+// Jest globalTeardown of the integration project: stops the cluster globalSetup started.
+// Both run in Jest's parent process, so setup hands over a stop function on globalThis
+// (and this file needs no imports; see ts-resolve.mjs for why that matters).
 export default async function globalTeardown(): Promise<void> {
-  const cluster = globalThis.__tazunaTestCluster
-  if (!cluster) return
-  globalThis.__tazunaTestCluster = undefined
-  await stopCluster(cluster)
+  const stop = globalThis.__tazunaTestClusterStop
+  globalThis.__tazunaTestClusterStop = undefined
+  if (stop) await stop()
 }

@@ -95,10 +95,9 @@ function describeExit(proc: ServerProcess): string {
 export async function stopProcess(proc: ServerProcess, graceMs = 5000): Promise<void> {
   if (proc.child.exitCode !== null || proc.child.signalCode !== null) return
   signal(proc.pid, 'SIGTERM')
-  const stopped = await Promise.race([
-    proc.exited.then(() => true),
-    sleep(graceMs).then(() => false)
-  ])
+  // ref: false - the grace timer must not keep Node (and Jest) alive once the process is gone.
+  const grace = sleep(graceMs, false, { ref: false })
+  const stopped = await Promise.race([proc.exited.then(() => true), grace])
   if (!stopped) {
     signal(proc.pid, 'SIGKILL')
     await proc.exited
