@@ -1,14 +1,12 @@
 // Starts a throwaway Kubernetes control plane (etcd + kube-apiserver, no controller manager)
 // on loopback ports, the way controller-runtime's envtest does (spec test-cluster.md 3).
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import https from 'node:https'
-import http from 'node:http'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { etcdHealthy, grantReader, READER_NAMESPACE, request, type Api } from './bootstrap.js'
 import {
   clusterPaths,
   makeUsers,
-  READER_USER,
   writeKubeconfig,
   writeServiceAccountKey,
   writeTokenFile,
@@ -24,8 +22,7 @@ import {
   type ServerProcess
 } from './processes.js'
 
-/** The namespace the read-only user may read ConfigMaps in (see README: why it exists). */
-export const READER_NAMESPACE = 'tazuna'
+export { READER_NAMESPACE }
 
 export interface ClusterOptions {
   kubeApiserverBin: string
@@ -34,7 +31,7 @@ export interface ClusterOptions {
   workDir?: string
   /** Keep the work dir (logs, etcd data) after stopCluster; default false. */
   keepWorkDir?: boolean
-  /** Per server; default 120 s (a cold 2-core machine needs ~10-20 s). */
+  /** Per server; default 120 s (a loaded 2-core machine needs ~5-20 s for both). */
   startTimeoutMs?: number
 }
 
@@ -52,73 +49,67 @@ export interface Cluster {
   keepWorkDir: boolean
 }
 
+type Files = ReturnType<typeof clusterPaths>
+
+const ATTEMPTS = 3
+
 /**
  * Starts etcd and kube-apiserver, waits for /readyz, grants the reader its RBAC and writes
  * admin.kubeconfig and reader.kubeconfig into the work dir. Everything started is killed if
- * this Node process exits; call stopCluster for an orderly stop.
+ * this Node process exits; call stopCluster for an orderly stop. Retries with new ports
+ * when one was taken between picking and binding it (other test runs on the machine).
  */
 export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
   const workDir = opts.workDir ?? mkdtempSync(path.join(os.tmpdir(), 'tazuna-cluster-'))
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(opts, workDir)
+    } catch (err) {
+      if (attempt >= ATTEMPTS || !/address already in use/i.test(String(err))) throw err
+      for (const entry of ['etcd-data', 'certs', 'etcd.log', 'kube-apiserver.log']) {
+        rmSync(path.join(workDir, entry), { recursive: true, force: true })
+      }
+    }
+  }
+}
+
+async function startOnce(opts: ClusterOptions, workDir: string): Promise<Cluster> {
   const files = clusterPaths(workDir)
   const timeoutMs = opts.startTimeoutMs ?? 120_000
   mkdirSync(files.certDir, { recursive: true })
   const users = makeUsers()
   writeTokenFile(files.tokenFile, [users.admin, users.reader])
   writeServiceAccountKey(files.saKey)
-  const [etcdClientPort, etcdPeerPort, apiserverPort] = (await pickFreePorts(3)) as [
-    number,
-    number,
-    number
-  ]
+  const [clientPort, peerPort, apiserverPort] = (await pickFreePorts(3)) as [number, number, number]
 
+  const etcdUrl = `http://127.0.0.1:${clientPort}`
   const etcd = startProcess(
     'etcd',
     opts.etcdBin,
-    etcdArgs(files.etcdData, etcdClientPort, etcdPeerPort),
+    etcdArgs(files, clientPort, peerPort),
     files.etcdLog
   )
   killOnParentExit(etcd)
-  const etcdUrl = `http://127.0.0.1:${etcdClientPort}`
   let apiserver: ServerProcess | undefined
   try {
     await waitUntilReady(etcd, () => etcdHealthy(etcdUrl), timeoutMs)
-    apiserver = startProcess(
-      'kube-apiserver',
-      opts.kubeApiserverBin,
-      apiserverArgs({ etcdUrl, port: apiserverPort, files }),
-      files.apiserverLog
-    )
+    const args = apiserverArgs({ etcdUrl, port: apiserverPort, files })
+    apiserver = startProcess('kube-apiserver', opts.kubeApiserverBin, args, files.apiserverLog)
     killOnParentExit(apiserver)
     const server = `https://127.0.0.1:${apiserverPort}`
-    const api = (method: string, urlPath: string, body?: unknown) =>
+    const api: Api = (method, urlPath, body) =>
       request({ server, caFile: files.caFile, token: users.admin.token }, method, urlPath, body)
-    await waitUntilReady(
-      apiserver,
-      async () => (await api('GET', '/readyz')).status === 200,
-      timeoutMs
-    )
+    const ready = async (): Promise<boolean> => (await api('GET', '/readyz')).status === 200
+    await waitUntilReady(apiserver, ready, timeoutMs)
     await grantReader(api)
-    writeKubeconfig({
-      file: files.adminKubeconfig,
-      server,
-      caFile: files.caFile,
-      user: users.admin
-    })
-    writeKubeconfig({
-      file: files.readerKubeconfig,
-      server,
-      caFile: files.caFile,
-      user: users.reader,
-      namespace: READER_NAMESPACE
-    })
+    writeKubeconfigs(files, server, users)
     const cluster: Cluster = {
       server,
       workDir,
       caFile: files.caFile,
       adminKubeconfig: files.adminKubeconfig,
       readerKubeconfig: files.readerKubeconfig,
-      admin: users.admin,
-      reader: users.reader,
+      ...users,
       etcd,
       apiserver,
       reaperPid: startReaper(process.pid, [apiserver.pid, etcd.pid]),
@@ -131,6 +122,21 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     await stopProcess(etcd)
     throw err
   }
+}
+
+function writeKubeconfigs(
+  files: Files,
+  server: string,
+  users: { admin: TokenUser; reader: TokenUser }
+): void {
+  const common = { server, caFile: files.caFile }
+  writeKubeconfig({ ...common, file: files.adminKubeconfig, user: users.admin })
+  writeKubeconfig({
+    ...common,
+    file: files.readerKubeconfig,
+    user: users.reader,
+    namespace: READER_NAMESPACE
+  })
 }
 
 /** Stops kube-apiserver, then etcd (SIGTERM, SIGKILL after 5 s), then removes the work dir. */
@@ -160,12 +166,12 @@ export function describeCluster(c: Cluster) {
   }
 }
 
-function etcdArgs(dataDir: string, clientPort: number, peerPort: number): string[] {
+function etcdArgs(files: Files, clientPort: number, peerPort: number): string[] {
   const client = `http://127.0.0.1:${clientPort}`
   const peer = `http://127.0.0.1:${peerPort}`
   return [
     '--name=default',
-    `--data-dir=${dataDir}`,
+    `--data-dir=${files.etcdData}`,
     `--listen-client-urls=${client}`,
     `--advertise-client-urls=${client}`,
     `--listen-peer-urls=${peer}`,
@@ -176,11 +182,7 @@ function etcdArgs(dataDir: string, clientPort: number, peerPort: number): string
   ]
 }
 
-function apiserverArgs(a: {
-  etcdUrl: string
-  port: number
-  files: ReturnType<typeof clusterPaths>
-}): string[] {
+function apiserverArgs(a: { etcdUrl: string; port: number; files: Files }): string[] {
   return [
     `--etcd-servers=${a.etcdUrl}`,
     '--bind-address=127.0.0.1',
@@ -204,85 +206,4 @@ function apiserverArgs(a: {
     '--allow-privileged=true',
     '--profiling=false'
   ]
-}
-
-async function etcdHealthy(etcdUrl: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const req = http.get(`${etcdUrl}/health`, (res) => {
-      let body = ''
-      res.on('data', (c: Buffer) => (body += c.toString()))
-      res.on('end', () => resolve(res.statusCode === 200 && body.includes('"health":"true"')))
-    })
-    req.on('error', () => resolve(false))
-    req.setTimeout(2000, () => req.destroy())
-  })
-}
-
-interface Endpoint {
-  server: string
-  caFile: string
-  token: string
-}
-
-interface Response {
-  status: number
-  body: string
-}
-
-type Api = (method: string, urlPath: string, body?: unknown) => Promise<Response>
-
-/** One HTTPS request that verifies the server against the cluster's CA. */
-async function request(
-  ep: Endpoint,
-  method: string,
-  urlPath: string,
-  body?: unknown
-): Promise<Response> {
-  const ca = readFileSync(ep.caFile) // throws (probe: not ready) until the server wrote it
-  return new Promise((resolve, reject) => {
-    const req = https.request(
-      new URL(urlPath, ep.server),
-      {
-        method,
-        ca,
-        headers: { authorization: `Bearer ${ep.token}`, 'content-type': 'application/json' },
-        timeout: 10_000
-      },
-      (res) => {
-        let text = ''
-        res.on('data', (c: Buffer) => (text += c.toString()))
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }))
-      }
-    )
-    req.on('error', reject)
-    req.on('timeout', () => req.destroy(new Error(`${method} ${urlPath}: timed out`)))
-    req.end(body === undefined ? undefined : JSON.stringify(body))
-  })
-}
-
-/**
- * Lets the reader get/list/watch ConfigMaps in READER_NAMESPACE (discovery it already has
- * through the default system:discovery binding). A RoleBinding needs its namespace to
- * exist, so the harness creates `tazuna` here; tests therefore cannot start from a
- * cluster without it.
- */
-async function grantReader(api: Api): Promise<void> {
-  const rbac = '/apis/rbac.authorization.k8s.io/v1'
-  const name = 'tazuna-reader'
-  await create(api, '/api/v1/namespaces', { metadata: { name: READER_NAMESPACE } })
-  await create(api, `${rbac}/namespaces/${READER_NAMESPACE}/roles`, {
-    metadata: { name },
-    rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list', 'watch'] }]
-  })
-  await create(api, `${rbac}/namespaces/${READER_NAMESPACE}/rolebindings`, {
-    metadata: { name },
-    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name },
-    subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: READER_USER }]
-  })
-}
-
-async function create(api: Api, urlPath: string, body: object): Promise<void> {
-  const res = await api('POST', urlPath, body)
-  if (res.status !== 201)
-    throw new Error(`POST ${urlPath}: HTTP ${res.status}: ${res.body.slice(0, 500)}`)
 }
