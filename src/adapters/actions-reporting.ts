@@ -4,7 +4,9 @@
  */
 import * as core from '@actions/core'
 import { relative, resolve, sep } from 'node:path'
+import type { Runner } from '../action/ports.js'
 import type { ConfigProblem } from '../errors.js'
+import { writeReportFiles } from './actions-files.js'
 
 /**
  * Replaces this step's job summary. Outside a runner (no GITHUB_STEP_SUMMARY) the summary is
@@ -44,4 +46,31 @@ export function annotateProblems(problems: readonly ConfigProblem[], workspace: 
 const workspacePath = (file: string, workspace: string): string => {
   const path = relative(workspace, resolve(workspace, file))
   return path.startsWith(`..${sep}`) || path === '..' ? file : path.split(sep).join('/')
+}
+
+/** Where the runner wants files and which paths annotations are relative to. */
+export interface RunnerPaths {
+  workspace: string
+  runnerTemp: string | undefined
+  summaryFile: string | undefined
+}
+
+/** The flows' Runner port on @actions/core and the files under RUNNER_TEMP. */
+export function createActionsRunner(paths: RunnerPaths): Runner {
+  return {
+    info: (message) => core.info(message),
+    notice: (message) => core.notice(message),
+    warning: (message) => core.warning(message),
+    group: (title, lines) => {
+      core.startGroup(title)
+      for (const line of lines) core.info(line)
+      core.endGroup()
+    },
+    annotate: (problems) => annotateProblems(problems, paths.workspace),
+    writeSummary: async (markdown) => {
+      await writeJobSummary(markdown, paths.summaryFile)
+    },
+    setOutputs,
+    writeReport: (files) => writeReportFiles(paths.runnerTemp, files)
+  }
 }

@@ -4,32 +4,17 @@
  * user's comment that quotes the marker is never edited and never trusted.
  */
 import * as github from '@actions/github'
+import {
+  CommentForbiddenError,
+  type StickyComment,
+  type StickyCommentResult
+} from '../action/ports.js'
 import { parseMarker, sameTarget } from '../report/marker.js'
-import type { ReportTarget } from '../report/model.js'
+
+export { CommentForbiddenError }
 
 /** The login GITHUB_TOKEN writes as; GET /user is refused for that token. */
 export const actionsBotLogin = 'github-actions[bot]'
-
-/** Where the comment goes and what it says. */
-export interface StickyComment {
-  owner: string
-  repo: string
-  issueNumber: number
-  target: ReportTarget
-  body: string
-}
-
-/** What happened: created, updated, or left alone because the body was already the same. */
-export interface StickyCommentResult {
-  action: 'created' | 'updated' | 'unchanged'
-  url: string
-  id: number
-}
-
-/** GitHub refused a write (403): a read-only token, typically a fork's or Dependabot's. */
-export class CommentForbiddenError extends Error {
-  override name = 'CommentForbiddenError'
-}
 
 type Octokit = ReturnType<typeof github.getOctokit>
 

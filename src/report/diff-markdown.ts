@@ -121,6 +121,25 @@ function renderHeadlineOnly(
   throw new Error(`the report headline does not fit in ${options.budget} characters`)
 }
 
+/**
+ * The job summary of a check: `ok` with the apply plan, or every problem (capped at 500 lines
+ * of at most 1,000 characters, far below the 1 MiB summary limit).
+ */
+export function renderCheckMarkdown(report: DiffReport): string {
+  const environment =
+    report.environment === '' ? '' : ` (environment ${inlineCode(clip(report.environment, 100))})`
+  const n = report.problems.length
+  const headline =
+    n === 0 ? '**ok**\n\n' : `**Check failed** with ${n} problem${n === 1 ? '' : 's'}.\n\n`
+  const plan = report.plan === undefined ? '' : planSection(report, [])
+  return (
+    `### Tazuna check for ${inlineCode(clip(report.config, 200))}${environment}\n\n` +
+    headline +
+    problemsSection(report.problems, 500) +
+    plan
+  )
+}
+
 const title = (report: DiffReport): string => {
   const environment =
     report.environment === '' ? '' : ` (environment ${inlineCode(clip(report.environment, 100))})`

@@ -1,0 +1,94 @@
+import type { ConfigProblem } from '../../../src/errors.js'
+import type {
+  CheckOutcome,
+  Engine,
+  EngineLog,
+  Runner,
+  StickyComment
+} from '../../../src/action/ports.js'
+import type { ApplyOutcome, ManifestDiff } from '../../../src/report/model.js'
+
+/** A Runner that records what the flows published. */
+export class RecordingRunner implements Runner {
+  readonly log: string[] = []
+  readonly notices: string[] = []
+  readonly groups: { title: string; lines: readonly string[] }[] = []
+  readonly annotations: ConfigProblem[] = []
+  readonly outputs: Record<string, string> = {}
+  summary = ''
+  reports: { json: string; text: string }[] = []
+
+  info(message: string): void {
+    this.log.push(message)
+  }
+  notice(message: string): void {
+    this.notices.push(message)
+  }
+  warning(message: string): void {
+    this.log.push(`warning: ${message}`)
+  }
+  group(title: string, lines: readonly string[]): void {
+    this.groups.push({ title, lines })
+  }
+  annotate(problems: readonly ConfigProblem[]): void {
+    this.annotations.push(...problems)
+  }
+  writeSummary(markdown: string): Promise<void> {
+    this.summary = markdown
+    return Promise.resolve()
+  }
+  setOutputs(outputs: Readonly<Record<string, string>>): void {
+    Object.assign(this.outputs, outputs)
+  }
+  writeReport(files: { json: string; text: string }): string {
+    this.reports.push(files)
+    return `/tmp/report-${this.reports.length}/report.json`
+  }
+}
+
+/** An Engine answering from fixed data; `secret` is what redact() hides. */
+export function fakeEngine(options: {
+  check?: CheckOutcome
+  diffs?: ManifestDiff[]
+  apply?: (log: EngineLog) => ApplyOutcome
+  secret?: string
+}): Engine & { calls: string[] } {
+  const calls: string[] = []
+  const redact = (text: string): string =>
+    options.secret === undefined ? text : text.split(options.secret).join('***')
+  return {
+    calls,
+    check: () => {
+      calls.push('check')
+      return Promise.resolve(options.check ?? { problems: [] })
+    },
+    diff: () => {
+      calls.push('diff')
+      return Promise.resolve(options.diffs ?? [])
+    },
+    diffText: (diffs) => `text of ${diffs.length} manifests\n`,
+    apply: ({ gitCommitHash, log }) => {
+      calls.push(`apply ${gitCommitHash}`)
+      return Promise.resolve(options.apply?.(log) ?? { layers: [] })
+    },
+    redact,
+    close: () => calls.push('close')
+  }
+}
+
+/** A comment poster that records the comments. */
+export function recordingPoster(
+  answer: (c: StickyComment) => Promise<unknown> = () => Promise.resolve()
+) {
+  const posted: StickyComment[] = []
+  const post = async (c: StickyComment) => {
+    posted.push(c)
+    await answer(c)
+    return {
+      action: 'created' as const,
+      url: 'https://github.com/o/r/pull/1#issuecomment-1',
+      id: 1
+    }
+  }
+  return { posted, post }
+}

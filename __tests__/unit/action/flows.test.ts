@@ -1,0 +1,249 @@
+import { describe, expect, it } from '@jest/globals'
+import { CheckFailedError, runCheckFlow } from '../../../src/action/check-flow.js'
+import { runDiffFlow, type DiffFlowOptions } from '../../../src/action/diff-flow.js'
+import { runMergeFlow } from '../../../src/action/merge-flow.js'
+import { CommentForbiddenError } from '../../../src/action/ports.js'
+import { parseMarker } from '../../../src/report/marker.js'
+import { fakeEngine, recordingPoster, RecordingRunner } from './fakes.js'
+
+const plan = {
+  layers: [['ns'], ['web']],
+  nodes: [
+    { name: 'ns', dependsOn: [] },
+    { name: 'web', dependsOn: ['ns'] }
+  ]
+}
+const diffs = [
+  { manifest: 'ns', type: 'kustomize', entries: [] },
+  {
+    manifest: 'web',
+    type: 'kustomize',
+    entries: [
+      { type: 'added' as const, key: 'web/apps/v1/Deployment/demo/web', newHash: 'a'.repeat(64) }
+    ]
+  }
+]
+const pr = { owner: 'acme', repo: 'deploy', number: 7, headSha: 'head0000' }
+const options: DiffFlowOptions = {
+  config: 'tazuna.yaml',
+  environment: '',
+  sha: 'merge000',
+  pullRequest: pr,
+  comment: true,
+  hasToken: true,
+  failOnDiff: false,
+  summaryUrl: 'https://github.com/acme/deploy/actions/runs/1'
+}
+const problems = [
+  { file: 'tazuna.yaml', line: 4, message: 'manifest "web" depends on itself' },
+  { file: 'tazuna.yaml', line: 9, message: 'password hunter2 is wrong' }
+]
+
+describe('the Diff flow', () => {
+  it('publishes report files, summary, outputs and the sticky comment for the head commit', async () => {
+    const runner = new RecordingRunner()
+    const poster = recordingPoster()
+    await runDiffFlow(
+      {
+        engine: fakeEngine({ check: { problems: [], plan }, diffs }),
+        runner,
+        postComment: poster.post
+      },
+      options
+    )
+    expect(runner.outputs).toEqual({
+      'has-changes': 'true',
+      added: '1',
+      modified: '0',
+      removed: '0',
+      'always-sync': '0',
+      'changed-manifests': 'web',
+      'report-path': '/tmp/report-1/report.json',
+      'comment-url': 'https://github.com/o/r/pull/1#issuecomment-1'
+    })
+    expect(runner.reports[0]!.text).toBe('text of 2 manifests\n')
+    expect(poster.posted).toHaveLength(1)
+    expect(parseMarker(poster.posted[0]!.body)).toMatchObject({
+      config: 'tazuna.yaml',
+      sha: 'head0000'
+    })
+    expect(poster.posted[0]!.body).toContain(
+      '[job summary](https://github.com/acme/deploy/actions/runs/1)'
+    )
+    expect(runner.summary).toContain('a'.repeat(64))
+  })
+
+  it('skips the comment for a fork with a notice and does not fail', async () => {
+    const runner = new RecordingRunner()
+    const poster = recordingPoster()
+    await runDiffFlow(
+      { engine: fakeEngine({ diffs }), runner, postComment: poster.post },
+      { ...options, pullRequest: { ...pr, forkOf: 'mallory/deploy' } }
+    )
+    expect(poster.posted).toEqual([])
+    expect(runner.notices).toEqual([expect.stringContaining('fork mallory/deploy')])
+    expect(runner.summary).toContain('Tazuna Diff')
+    expect(runner.outputs['comment-url']).toBe('')
+  })
+
+  it('turns a 403 from GitHub into a notice', async () => {
+    const runner = new RecordingRunner()
+    const poster = recordingPoster(() =>
+      Promise.reject(new CommentForbiddenError('GitHub answered 403: nope'))
+    )
+    await runDiffFlow({ engine: fakeEngine({ diffs }), runner, postComment: poster.post }, options)
+    expect(runner.notices).toEqual([
+      expect.stringMatching(/No pull-request comment: GitHub answered 403: nope.*read-only/)
+    ])
+  })
+
+  it('fails on other comment errors', async () => {
+    const poster = recordingPoster(() => Promise.reject(new Error('GitHub answered 502')))
+    await expect(
+      runDiffFlow(
+        { engine: fakeEngine({ diffs }), runner: new RecordingRunner(), postComment: poster.post },
+        options
+      )
+    ).rejects.toThrow('GitHub answered 502')
+  })
+
+  it('annotates check problems, shows them in the comment without secrets, then fails once without diffing', async () => {
+    const runner = new RecordingRunner()
+    const poster = recordingPoster()
+    const engine = fakeEngine({ check: { problems }, secret: 'hunter2' })
+    const flow = runDiffFlow({ engine, runner, postComment: poster.post }, options)
+    await expect(flow).rejects.toThrow(CheckFailedError)
+    await expect(flow).rejects.toThrow(/tazuna check found 2 problems in tazuna.yaml/)
+    expect(engine.calls).toEqual(['check'])
+    expect(runner.annotations.map((p) => p.line)).toEqual([4, 9])
+    expect(poster.posted[0]!.body).toContain('tazuna.yaml:9: password *** is wrong')
+    expect(JSON.stringify([runner, poster.posted])).not.toContain('hunter2')
+  })
+
+  it('fails on a non-empty Diff when fail-on-diff is true', async () => {
+    const flow = runDiffFlow(
+      {
+        engine: fakeEngine({ diffs }),
+        runner: new RecordingRunner(),
+        postComment: recordingPoster().post
+      },
+      { ...options, failOnDiff: true }
+    )
+    await expect(flow).rejects.toThrow(/the Diff is not empty \(1 added\) and fail-on-diff is true/)
+  })
+
+  it.each([
+    [true, [diffs[0]!]],
+    [false, diffs]
+  ])('does not fail with fail-on-diff %s and %j', async (failOnDiff, d) => {
+    const flow = runDiffFlow(
+      {
+        engine: fakeEngine({ diffs: d }),
+        runner: new RecordingRunner(),
+        postComment: recordingPoster().post
+      },
+      { ...options, failOnDiff }
+    )
+    await expect(flow).resolves.toBeUndefined()
+  })
+
+  it('posts nothing when comment is false or there is no pull request', async () => {
+    const poster = recordingPoster()
+    const runner = new RecordingRunner()
+    await runDiffFlow(
+      { engine: fakeEngine({ diffs }), runner, postComment: poster.post },
+      { ...options, comment: false }
+    )
+    const { pullRequest: _, ...push } = options
+    await runDiffFlow({ engine: fakeEngine({ diffs }), runner, postComment: poster.post }, push)
+    expect(poster.posted).toEqual([])
+  })
+})
+
+describe('the merge flow', () => {
+  const counts = (added: number) => ({ added, modified: 0, removed: 0, alwaysSync: 0, pruned: 0 })
+
+  it('stops at check problems before applying', async () => {
+    const engine = fakeEngine({ check: { problems } })
+    const runner = new RecordingRunner()
+    await expect(
+      runMergeFlow({ engine, runner }, { config: 'tazuna.yaml', environment: '', sha: 'abc' })
+    ).rejects.toThrow(CheckFailedError)
+    expect(engine.calls).toEqual(['check'])
+    expect(runner.summary).toContain('**Check failed** with 2 problems.')
+  })
+
+  it('applies with the event sha, groups the log per manifest and fails naming layer and object', async () => {
+    const engine = fakeEngine({
+      check: { problems: [], plan },
+      apply: (log) => {
+        log.info('[kustomize] ns')
+        log.info('[kustomize] web')
+        log.info('synced resource manifest=ns diff=added resource=/v1/Namespace/demo')
+        log.warn('manifest "web": failed to apply resource apps/v1/Deployment/demo/web: forbidden')
+        log.info('a line about nothing in particular')
+        return {
+          layers: [
+            [{ manifest: 'ns', result: 'applied', counts: counts(1), durationMs: 20 }],
+            [
+              {
+                manifest: 'web',
+                result: 'failed',
+                counts: counts(0),
+                durationMs: 30,
+                error:
+                  'manifest "web": failed to apply resource apps/v1/Deployment/demo/web: forbidden'
+              }
+            ]
+          ],
+          failure: {
+            layer: 1,
+            message:
+              'layer 1 apply failed: manifest "web": failed to apply resource apps/v1/Deployment/demo/web: forbidden'
+          }
+        }
+      }
+    })
+    const runner = new RecordingRunner()
+    const flow = runMergeFlow(
+      { engine, runner },
+      { config: 'tazuna.yaml', environment: '', sha: 'cafe' }
+    )
+    await expect(flow).rejects.toThrow(
+      'layer 1 apply failed: manifest "web": failed to apply resource apps/v1/Deployment/demo/web'
+    )
+    expect(engine.calls).toEqual(['check', 'apply cafe'])
+    expect(runner.groups).toEqual([
+      {
+        title: 'layer 1 · ns: applied (1 added, 20 ms)',
+        lines: [
+          '[kustomize] ns',
+          'synced resource manifest=ns diff=added resource=/v1/Namespace/demo'
+        ]
+      },
+      {
+        title: 'layer 2 · web: failed (30 ms)',
+        lines: [
+          '[kustomize] web',
+          'warning: manifest "web": failed to apply resource apps/v1/Deployment/demo/web: forbidden'
+        ]
+      }
+    ])
+    expect(runner.log).toContain('a line about nothing in particular')
+    expect(runner.summary).toContain('| `web` | ❌ failed |')
+    expect(runner.outputs).toMatchObject({ added: '1', 'changed-manifests': 'ns' })
+  })
+})
+
+describe('the check flow', () => {
+  it('publishes ok with the plan and zero counts', async () => {
+    const runner = new RecordingRunner()
+    await runCheckFlow(
+      { engine: fakeEngine({ check: { problems: [], plan } }), runner },
+      { config: 'c.yaml', environment: 'prod', sha: '' }
+    )
+    expect(runner.summary).toContain('### Tazuna check for `c.yaml` (environment `prod`)\n\n**ok**')
+    expect(runner.summary).toContain('```mermaid')
+    expect(runner.outputs).toMatchObject({ 'has-changes': 'false', added: '0' })
+  })
+})

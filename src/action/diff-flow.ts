@@ -1,0 +1,117 @@
+/**
+ * The pull-request flow: check, then the Diff of every manifest against its recorded State
+ * (read-only), published as report files, job summary, outputs and one sticky comment per
+ * (config, environment). A fork's or any other read-only token gets the job summary and a
+ * notice instead of a comment, never a failure.
+ */
+import { renderComment, renderDiffSummary } from '../report/comment.js'
+import { countOutputs, diffReportJson, problemsText } from '../report/files.js'
+import { countEntries, hasChanges, sumCounts, type DiffReport } from '../report/model.js'
+import { describeCounts } from '../report/markdown.js'
+import { checkFailure, runCheck } from './check-flow.js'
+import {
+  CommentForbiddenError,
+  type CommentPoster,
+  type Engine,
+  type PullRequest,
+  type Runner
+} from './ports.js'
+
+/** What the Diff flow needs to know about the run. */
+export interface DiffFlowOptions {
+  config: string
+  environment: string
+  /** The event's commit; a pull request's head commit takes precedence. */
+  sha: string
+  pullRequest?: PullRequest
+  comment: boolean
+  hasToken: boolean
+  failOnDiff: boolean
+  /** The run's page, where the job summary is. */
+  summaryUrl?: string
+}
+
+/** Runs the flow; throws (once) for check problems, and for a Diff when fail-on-diff is on. */
+export async function runDiffFlow(
+  deps: { engine: Engine; runner: Runner; postComment: CommentPoster },
+  options: DiffFlowOptions
+): Promise<void> {
+  const { engine, runner } = deps
+  const checked = await runCheck(engine, runner)
+  const manifests = checked.problems.length > 0 ? [] : await engine.diff()
+  const report: DiffReport = {
+    config: options.config,
+    environment: options.environment,
+    sha: options.pullRequest?.headSha || options.sha,
+    manifests,
+    ...(checked.plan === undefined ? {} : { plan: checked.plan }),
+    problems: checked.problems
+  }
+  const text = report.problems.length > 0 ? problemsText(report) : engine.diffText(manifests)
+  const reportPath = runner.writeReport({ json: diffReportJson(report), text })
+  await runner.writeSummary(renderDiffSummary(report, { reportPath }).markdown)
+  const perManifest = manifests.map((m) => ({
+    manifest: m.manifest,
+    counts: countEntries(m.entries)
+  }))
+  runner.setOutputs({ ...countOutputs(perManifest), 'report-path': reportPath })
+  const commentUrl = await publishComment(deps, options, report)
+  runner.setOutputs({ 'comment-url': commentUrl ?? '' })
+
+  if (report.problems.length > 0) throw checkFailure(options.config, report.problems)
+  const total = sumCounts(perManifest.map((m) => m.counts))
+  runner.info(hasChanges(total) ? `Diff: ${describeCounts(total)}` : 'No changes detected.')
+  if (options.failOnDiff && hasChanges(total)) {
+    throw new Error(`the Diff is not empty (${describeCounts(total)}) and fail-on-diff is true`)
+  }
+}
+
+async function publishComment(
+  deps: { runner: Runner; postComment: CommentPoster },
+  options: DiffFlowOptions,
+  report: DiffReport
+): Promise<string | undefined> {
+  const { runner } = deps
+  const pr = options.pullRequest
+  if (!options.comment) return undefined
+  if (pr === undefined) {
+    runner.info('No pull request in this event: the Diff is in the job summary only.')
+    return undefined
+  }
+  if (pr.forkOf !== undefined) {
+    runner.notice(
+      `No pull-request comment: the pull request comes from the fork ${pr.forkOf}, whose token ` +
+        'cannot write comments. The Diff is in the job summary.'
+    )
+    return undefined
+  }
+  if (!options.hasToken) {
+    runner.notice(
+      'No pull-request comment: the github-token input is empty. The Diff is in the job summary.'
+    )
+    return undefined
+  }
+  const body = renderComment(
+    report,
+    options.summaryUrl === undefined ? {} : { summaryUrl: options.summaryUrl }
+  )
+  try {
+    const result = await deps.postComment({
+      owner: pr.owner,
+      repo: pr.repo,
+      issueNumber: pr.number,
+      target: report,
+      body: body.markdown
+    })
+    runner.info(`Pull-request comment ${result.action}: ${result.url}`)
+    return result.url
+  } catch (error) {
+    if (!(error instanceof CommentForbiddenError)) throw error
+    runner.notice(
+      `No pull-request comment: ${error.message}. The token is read-only (a fork or Dependabot ` +
+        'pull request, or the workflow lacks `permissions: pull-requests: write`). ' +
+        'The Diff is in the job summary.'
+    )
+    return undefined
+  }
+}

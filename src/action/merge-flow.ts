@@ -1,0 +1,56 @@
+/**
+ * The merge flow: check, then the layered apply with state sync. State records the pushed
+ * commit (`_metadata.gitCommitHash` = the event's sha). The log gets one group per manifest,
+ * the job summary a table per layer; a failure fails the step naming layer, manifest and
+ * object (Tazuna's own message).
+ */
+import { renderApplyMarkdown } from '../report/apply-markdown.js'
+import { summaryBudget } from '../report/comment.js'
+import { applyReportJson, applyReportText, countOutputs } from '../report/files.js'
+import { utf8Length } from '../report/markdown.js'
+import type { ApplyReport } from '../report/model.js'
+import { checkFailure, publishCheck, runCheck } from './check-flow.js'
+import { ManifestLog } from './manifest-log.js'
+import type { Engine, Runner } from './ports.js'
+
+/** What the merge flow needs to know about the run. */
+export interface MergeFlowOptions {
+  config: string
+  environment: string
+  /** The pushed commit, recorded in State. */
+  sha: string
+}
+
+/** Runs the flow; throws once for check problems or a failed apply. */
+export async function runMergeFlow(
+  deps: { engine: Engine; runner: Runner },
+  options: MergeFlowOptions
+): Promise<void> {
+  const { engine, runner } = deps
+  const checked = await runCheck(engine, runner)
+  if (checked.problems.length > 0) {
+    const report = { ...options, manifests: [], problems: checked.problems }
+    await publishCheck(runner, report)
+    throw checkFailure(options.config, checked.problems)
+  }
+  const names = (checked.plan?.layers ?? []).flat()
+  const log = new ManifestLog(runner, names, (text) => engine.redact(text))
+  const outcome = await engine.apply({ gitCommitHash: options.sha, log })
+  log.finish(outcome)
+
+  const report: ApplyReport = { ...options, ...outcome }
+  const reportPath = runner.writeReport({
+    json: applyReportJson(report),
+    text: applyReportText(report)
+  })
+  await runner.writeSummary(
+    renderApplyMarkdown(report, { budget: summaryBudget, measure: utf8Length })
+  )
+  const all = outcome.layers.flat()
+  runner.setOutputs({
+    ...countOutputs(all.map((m) => ({ manifest: m.manifest, counts: m.counts }))),
+    'report-path': reportPath,
+    'comment-url': ''
+  })
+  if (outcome.failure !== undefined) throw new Error(engine.redact(outcome.failure.message))
+}
