@@ -1,0 +1,288 @@
+/**
+ * The one HTTP client a run uses to talk to the Kubernetes API server. Authentication comes
+ * from client-node's KubeConfig (tokens, client certificates, exec plugins, OIDC); the
+ * transport is our own keep-alive agent because client-node 2.0.1 builds a new undici agent
+ * (a new TLS connection) per request and its typed serializer drops fields it does not know
+ * (action-conventions.md §2.2). Bodies go out as the raw JSON we were given.
+ */
+import { createHash } from 'node:crypto'
+import http from 'node:http'
+import https from 'node:https'
+import type { KubeConfig } from '@kubernetes/client-node'
+import { ClusterError } from '../errors.js'
+import { systemClock, type Clock } from '../apply/ports.js'
+import type { LoadedKubeConfig } from './kube-config.js'
+
+/** One API request; `path` starts with `/api` or `/apis`. */
+export interface KubeRequest {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+  path: string
+  query?: Record<string, string>
+  /** Serialized as JSON unless already a string. */
+  body?: unknown
+  contentType?: string
+  accept?: string
+}
+
+/** A response the server produced (any status). */
+export interface KubeResponse {
+  status: number
+  contentType: string
+  body: string
+  /** The Retry-After header in seconds, when the server sent a numeric one. */
+  retryAfterSeconds?: number
+}
+
+/** Retry and timeout limits; defaults suit CI (bounded total time per request). */
+export interface RetryPolicy {
+  /** Give up retrying a transient failure after this long (default 60 s). */
+  budgetMs: number
+  /** First backoff (default 500 ms), doubled per attempt up to `maxDelayMs` (default 8 s). */
+  initialDelayMs: number
+  maxDelayMs: number
+  /** One attempt's timeout (default 60 s). */
+  requestTimeoutMs: number
+}
+
+const DEFAULT_RETRY: RetryPolicy = {
+  budgetMs: 60_000,
+  initialDelayMs: 500,
+  maxDelayMs: 8_000,
+  requestTimeoutMs: 60_000
+}
+
+const TRANSIENT_STATUS = new Set([429, 502, 503, 504])
+const TRANSIENT_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EAI_AGAIN',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ECONNABORTED',
+  'TAZUNA_REQUEST_TIMEOUT'
+])
+
+/** Sends requests to the current context's API server, retrying transient failures. */
+export class KubeClient {
+  readonly server: string
+  /** The namespace of the current context (`default` when unset). */
+  readonly defaultNamespace: string
+  private readonly kc: KubeConfig
+  private readonly retry: RetryPolicy
+  private readonly clock: Clock
+  private agent: { key: string; agent: http.Agent } | undefined
+
+  constructor(
+    loaded: LoadedKubeConfig,
+    options: { retry?: Partial<RetryPolicy>; clock?: Clock } = {}
+  ) {
+    this.kc = loaded.kubeConfig
+    this.server = loaded.server
+    this.defaultNamespace =
+      loaded.kubeConfig.getContextObject(loaded.context)?.namespace || 'default'
+    this.retry = { ...DEFAULT_RETRY, ...options.retry }
+    this.clock = options.clock ?? systemClock
+  }
+
+  /**
+   * Sends a request and returns the server's response, whatever its status, except that
+   * connection errors, timeouts, 429 and 5xx are retried with exponential backoff for at most
+   * the retry budget; if they persist, a 429/5xx response is returned and a connection error
+   * becomes a ClusterError naming `what` (never headers or credentials).
+   */
+  async request(req: KubeRequest, what: string): Promise<KubeResponse> {
+    const deadline = this.clock.now() + this.retry.budgetMs
+    let lastRetryAfter: number | undefined
+    for (let attempt = 0; ; attempt++) {
+      lastRetryAfter = undefined
+      const outOfTime = (): boolean =>
+        this.clock.now() + this.delay(attempt, lastRetryAfter) > deadline
+      try {
+        const res = await this.send(req)
+        if (!isTransient(res)) return res
+        lastRetryAfter = res.retryAfterSeconds
+        if (outOfTime()) return res
+      } catch (error) {
+        const code = errorCode(error)
+        if (!TRANSIENT_CODES.has(code)) {
+          throw new ClusterError(`${what}: request to ${this.server} failed (${code})`)
+        }
+        if (outOfTime()) {
+          throw new ClusterError(
+            `${what}: the Kubernetes API server at ${this.server} is unreachable (${code}) ` +
+              `after ${attempt + 1} attempts`
+          )
+        }
+      }
+      await this.clock.sleep(this.delay(attempt, lastRetryAfter))
+    }
+  }
+
+  private delay(attempt: number, retryAfterSeconds?: number): number {
+    const backoff = this.retry.initialDelayMs * 2 ** attempt
+    return Math.min(Math.max(backoff, (retryAfterSeconds ?? 0) * 1000), this.retry.maxDelayMs)
+  }
+
+  private async send(req: KubeRequest): Promise<KubeResponse> {
+    const opts: https.RequestOptions = {}
+    await this.kc.applyToHTTPSOptions(opts)
+    const url = new URL(this.server + req.path)
+    for (const [k, v] of Object.entries(req.query ?? {})) url.searchParams.set(k, v)
+    const body =
+      req.body === undefined
+        ? undefined
+        : typeof req.body === 'string'
+          ? req.body
+          : JSON.stringify(req.body)
+    const headers: Record<string, string> = {
+      ...stringHeaders(opts.headers),
+      Accept: req.accept ?? 'application/json',
+      'User-Agent': 'tazuna-action'
+    }
+    if (opts.auth) headers.Authorization = `Basic ${Buffer.from(opts.auth).toString('base64')}`
+    if (body !== undefined) {
+      headers['Content-Type'] = req.contentType ?? 'application/json'
+      headers['Content-Length'] = String(Buffer.byteLength(body))
+    }
+    const isHttps = url.protocol === 'https:'
+    const agent = this.kc.getCurrentCluster()?.proxyUrl
+      ? (opts.agent as http.Agent)
+      : this.agentFor(opts, isHttps)
+    return await new Promise<KubeResponse>((resolve, reject) => {
+      const r = (isHttps ? https : http).request(
+        url,
+        { method: req.method, headers, agent },
+        (res) => {
+          const chunks: Buffer[] = []
+          res.on('data', (c: Buffer) => chunks.push(c))
+          res.on('end', () =>
+            resolve({
+              status: res.statusCode ?? 0,
+              contentType: String(res.headers['content-type'] ?? ''),
+              body: Buffer.concat(chunks).toString('utf8'),
+              ...retryAfterOf(res.headers['retry-after'])
+            })
+          )
+          res.on('error', reject)
+        }
+      )
+      r.setTimeout(this.retry.requestTimeoutMs, () =>
+        r.destroy(Object.assign(new Error('request timed out'), { code: 'TAZUNA_REQUEST_TIMEOUT' }))
+      )
+      r.on('error', reject)
+      r.end(body)
+    })
+  }
+
+  // TLS material is fixed for a run unless an exec plugin rotates a client certificate, so
+  // one keep-alive agent per distinct set is reused across all requests.
+  private agentFor(opts: https.RequestOptions, isHttps: boolean): http.Agent {
+    const tls = {
+      ca: opts.ca,
+      cert: opts.cert,
+      key: opts.key,
+      pfx: opts.pfx,
+      passphrase: opts.passphrase,
+      servername: opts.servername,
+      ...(opts.rejectUnauthorized === undefined
+        ? {}
+        : { rejectUnauthorized: opts.rejectUnauthorized })
+    }
+    const key = createHash('sha256')
+      .update(JSON.stringify([isHttps, tls]))
+      .digest('hex')
+    if (this.agent?.key !== key) {
+      this.agent?.agent.destroy()
+      const agentOptions = { keepAlive: true, maxSockets: 16 }
+      this.agent = {
+        key,
+        agent: isHttps ? new https.Agent({ ...agentOptions, ...tls }) : new http.Agent(agentOptions)
+      }
+    }
+    return this.agent.agent
+  }
+
+  /** Closes idle keep-alive connections so the process can exit promptly. */
+  close(): void {
+    this.agent?.agent.destroy()
+    this.agent = undefined
+  }
+}
+
+// 429/502/503/504 are always transient. A 500 is retried only when the server says so
+// (Retry-After) or reports a timeout (`etcdserver: request timed out`); other 500s are
+// permanent, e.g. server-side apply of a field the schema lacks ("field not declared in
+// schema"), which no retry can fix.
+function isTransient(res: KubeResponse): boolean {
+  if (TRANSIENT_STATUS.has(res.status)) return true
+  if (res.status !== 500) return false
+  return (
+    res.retryAfterSeconds !== undefined || /timed? ?out|timeout/i.test(apiStatusOf(res).message)
+  )
+}
+
+function retryAfterOf(header: string | string[] | undefined): { retryAfterSeconds?: number } {
+  const seconds = Number(Array.isArray(header) ? header[0] : header)
+  return header !== undefined && Number.isFinite(seconds) && seconds >= 0
+    ? { retryAfterSeconds: seconds }
+    : {}
+}
+
+function stringHeaders(
+  h: http.OutgoingHttpHeaders | readonly string[] | undefined
+): Record<string, string> {
+  if (h === undefined || Array.isArray(h)) return {}
+  const out: Record<string, string> = {}
+  for (const [k, v] of Object.entries(h)) if (v !== undefined) out[k] = String(v)
+  return out
+}
+
+function errorCode(error: unknown): string {
+  if (error && typeof error === 'object' && 'code' in error && typeof error.code === 'string') {
+    return error.code
+  }
+  return error instanceof Error ? error.name : 'unknown error'
+}
+
+/** The parts of a Kubernetes `Status` body worth showing to a user. */
+export interface ApiStatus {
+  reason: string
+  message: string
+}
+
+/** Reads `reason`/`message` from a Status body; other bodies are shortened plain text. */
+export function apiStatusOf(res: KubeResponse): ApiStatus {
+  try {
+    const parsed = JSON.parse(res.body) as { reason?: unknown; message?: unknown }
+    return {
+      reason: typeof parsed.reason === 'string' ? parsed.reason : '',
+      message: typeof parsed.message === 'string' ? parsed.message : ''
+    }
+  } catch {
+    return { reason: '', message: res.body.trim().slice(0, 300) }
+  }
+}
+
+/** A ClusterError for a non-success response: `<what>: <status> <reason>: <message>`. */
+export function responseError(what: string, res: KubeResponse): ClusterError {
+  const { reason, message } = apiStatusOf(res)
+  const detail = [reason, message].filter((s) => s !== '').join(': ')
+  return new ClusterError(
+    `${what}: HTTP ${res.status}${detail === '' ? '' : ` ${detail}`}`,
+    res.status
+  )
+}
+
+/** Parses a JSON response body, failing with `what` when it is not JSON. */
+export function jsonBody<T>(what: string, res: KubeResponse): T {
+  try {
+    return JSON.parse(res.body) as T
+  } catch {
+    throw new ClusterError(
+      `${what}: the API server answered HTTP ${res.status} with a non-JSON body`
+    )
+  }
+}

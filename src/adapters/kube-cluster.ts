@@ -1,0 +1,248 @@
+/**
+ * The Cluster port over the Kubernetes API (§9.3, §9.4): server-side apply with field manager
+ * `tazuna` and force, Job/Pod recreation, deletes that ignore NotFound, and reads.
+ */
+import { ClusterError } from '../errors.js'
+import { systemClock, type Clock, type Cluster, type ObjectRef } from '../apply/ports.js'
+import type { JsonObject, JsonValue } from '../yaml/go-yaml.js'
+import { jsonBody, responseError, type KubeClient } from './kube-client.js'
+import type { KubeDiscovery, ResourceInfo } from './kube-discovery.js'
+
+/** Field manager of every write (the same as the Go CLI, so either tool can take over). */
+export const FIELD_MANAGER = 'tazuna'
+
+/** Limits of the waits inside apply; defaults follow Tazuna where it has one. */
+export interface ClusterWaits {
+  /** Job/Pod deletion before recreation (§9.3: 5 min, polled every 1 s). */
+  deletionTimeoutMs: number
+  deletionPollMs: number
+  /** CRD Established + served by discovery (Tazuna does not wait; see §15.8). */
+  crdTimeoutMs: number
+  crdPollMs: number
+}
+
+const DEFAULT_WAITS: ClusterWaits = {
+  deletionTimeoutMs: 5 * 60_000,
+  deletionPollMs: 1000,
+  crdTimeoutMs: 60_000,
+  crdPollMs: 500
+}
+
+/** Cluster operations over one shared KubeClient and its discovery cache. */
+export class KubeCluster implements Cluster {
+  private readonly waits: ClusterWaits
+  private readonly clock: Clock
+
+  constructor(
+    private readonly client: KubeClient,
+    private readonly discovery: KubeDiscovery,
+    options: { waits?: Partial<ClusterWaits>; clock?: Clock } = {}
+  ) {
+    this.waits = { ...DEFAULT_WAITS, ...options.waits }
+    this.clock = options.clock ?? systemClock
+  }
+
+  async apply(object: JsonObject): Promise<void> {
+    const ref = refOf(object)
+    if (isRecreatedKind(ref)) return this.recreate(object, ref)
+    const what = `apply ${describeRef(ref)}`
+    const { path } = await this.locate(ref, what)
+    const res = await this.client.request(
+      {
+        method: 'PATCH',
+        path,
+        query: { fieldManager: FIELD_MANAGER, force: 'true', fieldValidation: 'Strict' },
+        body: applyBody(object),
+        contentType: 'application/apply-patch+yaml'
+      },
+      what
+    )
+    if (res.status >= 300) throw responseError(what, res)
+    if (isCrd(ref)) await this.waitUntilCrdServed(object, ref)
+  }
+
+  async delete(ref: ObjectRef): Promise<void> {
+    const what = `delete ${describeRef(ref)}`
+    const located = await this.tryLocate(ref)
+    // A kind the server no longer serves (its CRD is gone) has no objects left to delete.
+    if (located === undefined) return
+    const query: Record<string, string> = isJob(ref) ? { propagationPolicy: 'Background' } : {}
+    const res = await this.client.request({ method: 'DELETE', path: located.path, query }, what)
+    if (res.status === 404 || res.status < 300) return
+    throw responseError(what, res)
+  }
+
+  async get(ref: ObjectRef): Promise<JsonObject | undefined> {
+    const what = `get ${describeRef(ref)}`
+    const { path } = await this.locate(ref, what)
+    const res = await this.client.request({ method: 'GET', path }, what)
+    if (res.status === 404) return undefined
+    if (res.status !== 200) throw responseError(what, res)
+    return jsonBody<JsonObject>(what, res)
+  }
+
+  // §9.3: Job and Pod specs are largely immutable, so Tazuna deletes, waits until the object is
+  // gone and creates it again. Divergence: batch/v1 Jobs are deleted with propagationPolicy
+  // Background (as kubectl does); Tazuna sends no policy, so batch/v1's legacy orphan default
+  // leaves the old Job's pods behind and holds the Job on the garbage collector's finalizer.
+  private async recreate(object: JsonObject, ref: ObjectRef): Promise<void> {
+    const what = `recreate ${describeRef(ref)}`
+    if ((await this.get(ref)) !== undefined) {
+      await this.delete(ref)
+      await this.waitUntilGone(ref)
+    }
+    const { path } = await this.locate({ ...ref, name: '' }, what)
+    const res = await this.client.request(
+      {
+        method: 'POST',
+        path,
+        query: { fieldManager: FIELD_MANAGER, fieldValidation: 'Strict' },
+        body: applyBody(object)
+      },
+      what
+    )
+    if (res.status >= 300) throw responseError(what, res)
+  }
+
+  private async waitUntilGone(ref: ObjectRef): Promise<void> {
+    const deadline = this.clock.now() + this.waits.deletionTimeoutMs
+    while ((await this.get(ref)) !== undefined) {
+      if (this.clock.now() >= deadline) {
+        throw new ClusterError(
+          `giving up waiting for deletion of ${ref.kind} ${nsName(ref)} (a stuck finalizer may be blocking it)`
+        )
+      }
+      await this.clock.sleep(this.waits.deletionPollMs)
+    }
+  }
+
+  // Custom resources applied right after their CRD (same manifest or a later one) would fail
+  // until the CRD is Established and discovery serves the kind, so apply waits for both.
+  private async waitUntilCrdServed(crd: JsonObject, ref: ObjectRef): Promise<void> {
+    const deadline = this.clock.now() + this.waits.crdTimeoutMs
+    const expired = (): boolean => this.clock.now() >= deadline
+    const timeout = (what: string): ClusterError =>
+      new ClusterError(
+        `CustomResourceDefinition ${ref.name} ${what} within ${Math.round(this.waits.crdTimeoutMs / 1000)} s`
+      )
+    while (!isEstablished(await this.get(ref))) {
+      if (expired()) throw timeout('did not become Established')
+      await this.clock.sleep(this.waits.crdPollMs)
+    }
+    for (const apiVersion of servedApiVersions(crd)) {
+      const kind = crdKind(crd)
+      while ((await this.discovery.resourceFor(apiVersion, kind)) === undefined) {
+        if (expired()) throw timeout(`is Established but ${apiVersion} ${kind} is not served`)
+        await this.clock.sleep(this.waits.crdPollMs)
+      }
+    }
+  }
+
+  private async tryLocate(
+    ref: ObjectRef
+  ): Promise<{ path: string; info: ResourceInfo } | undefined> {
+    const info = await this.discovery.resourceFor(ref.apiVersion, ref.kind)
+    if (info === undefined) return undefined
+    const base = info.group === '' ? `/api/${info.version}` : `/apis/${info.group}/${info.version}`
+    const namespace = info.namespaced ? ref.namespace || this.client.defaultNamespace : undefined
+    const path =
+      base +
+      (namespace === undefined ? '' : `/namespaces/${encodeURIComponent(namespace)}`) +
+      `/${info.resource}` +
+      (ref.name === '' ? '' : `/${encodeURIComponent(ref.name)}`)
+    return { path, info }
+  }
+
+  private async locate(
+    ref: ObjectRef,
+    what: string
+  ): Promise<{ path: string; info: ResourceInfo }> {
+    const located = await this.tryLocate(ref)
+    if (located === undefined) {
+      throw new ClusterError(
+        `${what}: the API server does not serve kind ${ref.kind} in ${ref.apiVersion} (is its CRD installed?)`
+      )
+    }
+    return located
+  }
+}
+
+/** The reference of an object (apiVersion, kind, metadata.namespace, metadata.name). */
+export function refOf(object: JsonObject): ObjectRef {
+  const metadata = isObject(object.metadata) ? object.metadata : {}
+  const namespace = typeof metadata.namespace === 'string' ? metadata.namespace : ''
+  return {
+    apiVersion: typeof object.apiVersion === 'string' ? object.apiVersion : '',
+    kind: typeof object.kind === 'string' ? object.kind : '',
+    ...(namespace === '' ? {} : { namespace }),
+    name: typeof metadata.name === 'string' ? metadata.name : ''
+  }
+}
+
+/** `apps/v1 Deployment web/api` — how messages name an object. */
+export function describeRef(ref: ObjectRef): string {
+  return `${ref.apiVersion} ${ref.kind} ${nsName(ref)}`
+}
+
+function nsName(ref: ObjectRef): string {
+  return ref.namespace ? `${ref.namespace}/${ref.name}` : ref.name
+}
+
+// §9.3: resourceVersion cleared and managedFields removed before the apply.
+function applyBody(object: JsonObject): JsonObject {
+  const copy = structuredClone(object)
+  if (isObject(copy.metadata)) {
+    delete copy.metadata.resourceVersion
+    delete copy.metadata.managedFields
+  }
+  return copy
+}
+
+function groupOf(apiVersion: string): string {
+  const slash = apiVersion.indexOf('/')
+  return slash < 0 ? '' : apiVersion.slice(0, slash)
+}
+
+function isJob(ref: ObjectRef): boolean {
+  return groupOf(ref.apiVersion) === 'batch' && ref.kind === 'Job'
+}
+
+function isRecreatedKind(ref: ObjectRef): boolean {
+  return isJob(ref) || (groupOf(ref.apiVersion) === '' && ref.kind === 'Pod')
+}
+
+function isCrd(ref: ObjectRef): boolean {
+  return (
+    groupOf(ref.apiVersion) === 'apiextensions.k8s.io' && ref.kind === 'CustomResourceDefinition'
+  )
+}
+
+function isEstablished(crd: JsonObject | undefined): boolean {
+  const status = crd?.status
+  if (!isObject(status) || !Array.isArray(status.conditions)) return false
+  return status.conditions.some(
+    (c) => isObject(c) && c.type === 'Established' && c.status === 'True'
+  )
+}
+
+function crdSpec(crd: JsonObject): JsonObject {
+  return isObject(crd.spec) ? crd.spec : {}
+}
+
+function crdKind(crd: JsonObject): string {
+  const names = crdSpec(crd).names
+  return isObject(names) && typeof names.kind === 'string' ? names.kind : ''
+}
+
+function servedApiVersions(crd: JsonObject): string[] {
+  const spec = crdSpec(crd)
+  const versions = Array.isArray(spec.versions) ? spec.versions : []
+  const group = typeof spec.group === 'string' ? spec.group : ''
+  return versions
+    .filter((v): v is JsonObject => isObject(v) && v.served !== false && typeof v.name === 'string')
+    .map((v) => `${group}/${v.name as string}`)
+}
+
+function isObject(v: JsonValue | undefined): v is JsonObject {
+  return typeof v === 'object' && v !== null && !Array.isArray(v)
+}

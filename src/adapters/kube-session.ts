@@ -1,0 +1,54 @@
+/**
+ * One run's connection to the cluster: a single KubeClient (one keep-alive agent), its
+ * discovery cache, and the Cluster and StateStore ports built on them.
+ */
+import type { Clock } from '../apply/ports.js'
+import { KubeClient, type RetryPolicy } from './kube-client.js'
+import { KubeCluster, type ClusterWaits } from './kube-cluster.js'
+import { loadKubeConfig, type KubeConfigOptions } from './kube-config.js'
+import { KubeDiscovery } from './kube-discovery.js'
+import { KubeStateStore } from './kube-state-store.js'
+
+/** Everything that talks to the API server in one run. */
+export interface KubeSession {
+  client: KubeClient
+  discovery: KubeDiscovery
+  cluster: KubeCluster
+  store: KubeStateStore
+  /** Where the kubeconfig came from and which context is used (for log lines). */
+  describe: string
+  /** Closes idle connections. */
+  close(): void
+}
+
+/** Options for {@link openKubeSession}. */
+export interface KubeSessionOptions extends KubeConfigOptions {
+  retry?: Partial<RetryPolicy>
+  waits?: Partial<ClusterWaits>
+  clock?: Clock
+}
+
+/**
+ * Loads the kubeconfig (failing fast with guidance when there is none) and wires the ports.
+ * Sends no request: the first one goes out when a port is used.
+ */
+export function openKubeSession(options: KubeSessionOptions = {}): KubeSession {
+  const loaded = loadKubeConfig(options)
+  const clock = options.clock ? { clock: options.clock } : {}
+  const client = new KubeClient(loaded, {
+    ...(options.retry ? { retry: options.retry } : {}),
+    ...clock
+  })
+  const discovery = new KubeDiscovery(client)
+  return {
+    client,
+    discovery,
+    cluster: new KubeCluster(client, discovery, {
+      ...(options.waits ? { waits: options.waits } : {}),
+      ...clock
+    }),
+    store: new KubeStateStore(client),
+    describe: `context "${loaded.context}" (${loaded.server}) from ${loaded.source}`,
+    close: () => client.close()
+  }
+}

@@ -1,0 +1,236 @@
+/**
+ * `apply` over dependency layers (§9.1, §9.2, §9.7): the manifests of a layer run concurrently
+ * (capped; state-neutral, §15.9), a barrier separates layers, and a failed layer stops the run
+ * after its siblings have finished and saved. `--atomic` holds every State write until all
+ * layers succeeded. `spec.tests` run last.
+ */
+import { emptyState } from '../state/state.js'
+import type { ApplyLog, Clock, Cluster, StateStore, StoredState } from './ports.js'
+import type { BuildDesired, ManifestUnit } from './manifest-unit.js'
+import {
+  applyManifestFully,
+  ManifestError,
+  messageOf,
+  syncManifest,
+  type ManifestCounts,
+  type ManifestOutcome,
+  type PendingSave
+} from './sync-manifest.js'
+import { runTestPlugin, type TestPluginSpec } from './test-plugins.js'
+
+/** The mode of a run; `prune` and `atomic` need `sync` (the CLI and inputs enforce it). */
+export interface ApplyOptions {
+  sync: boolean
+  prune: boolean
+  atomic: boolean
+  /** `git rev-parse HEAD` in the tazuna.yaml directory, or '' (§5.4). */
+  gitCommitHash: string
+  /** Manifests of one layer in flight at once (default 4). */
+  concurrency?: number
+  /** Tag filter: unselected manifests are skipped inside their layer (§9.2). */
+  isSelected?: (m: ManifestUnit) => boolean
+}
+
+/** The ports a run uses; `build` renders one manifest. */
+export interface ApplyDeps<M extends ManifestUnit> {
+  cluster: Cluster
+  store: StateStore
+  clock: Clock
+  log: ApplyLog
+  build: BuildDesired<M>
+}
+
+/** What happened to one manifest. */
+export interface ManifestReport {
+  manifest: string
+  type: string
+  result: 'applied' | 'unchanged' | 'skipped' | 'filtered' | 'failed' | 'not-run'
+  counts: ManifestCounts
+  durationMs: number
+  error?: string
+}
+
+/** What happened to one layer (index 0-based, as in `layer N apply failed`). */
+export interface LayerReport {
+  index: number
+  result: 'succeeded' | 'failed' | 'not-run'
+  manifests: ManifestReport[]
+  durationMs: number
+}
+
+/** The whole run; `error` is set exactly when `ok` is false. */
+export interface ApplyReport {
+  ok: boolean
+  layers: LayerReport[]
+  durationMs: number
+  error?: string
+}
+
+const DEFAULT_CONCURRENCY = 4
+
+/**
+ * Runs every layer in order and returns the report; never throws for a manifest, layer, save
+ * or test failure (they end up in `error`, formatted like Tazuna's messages).
+ */
+export async function runLayeredApply<M extends ManifestUnit>(
+  layers: readonly (readonly M[])[],
+  specTests: readonly TestPluginSpec[],
+  options: ApplyOptions,
+  deps: ApplyDeps<M>
+): Promise<ApplyReport> {
+  const started = deps.clock.now()
+  const report: ApplyReport = { ok: true, layers: [], durationMs: 0 }
+  const finish = (error?: string): ApplyReport => {
+    report.durationMs = deps.clock.now() - started
+    if (error !== undefined) Object.assign(report, { ok: false, error })
+    return report
+  }
+  const selected = (m: M): boolean => options.isSelected?.(m) ?? true
+  let stored: Map<string, StoredState>
+  try {
+    const names = layers
+      .flat()
+      .filter((m) => selected(m) && m.name !== '')
+      .map((m) => m.name)
+    stored = await deps.store.readMany(names)
+  } catch (error) {
+    return finish(messageOf(error))
+  }
+  const pending: PendingSave[] = []
+  for (const [index, layer] of layers.entries()) {
+    const layerReport = await runLayer(index, layer, { options, deps, stored, pending, selected })
+    report.layers.push(layerReport)
+    const errors = layerReport.manifests.flatMap((r) => (r.error === undefined ? [] : [r.error]))
+    if (errors.length > 0) {
+      report.layers.push(...notRunLayers(layers, index + 1))
+      return finish(`layer ${index} apply failed: ${errors.join('\n')}`)
+    }
+  }
+  try {
+    for (const p of pending) await p.save()
+    for (const [i, test] of specTests.entries()) {
+      await runTestPlugin(test, deps).catch((error: unknown) => {
+        throw new Error(`spec.tests[${i}] (${test.type ?? ''}) failed: ${messageOf(error)}`)
+      })
+    }
+  } catch (error) {
+    return finish(messageOf(error))
+  }
+  return finish()
+}
+
+interface LayerContext<M extends ManifestUnit> {
+  options: ApplyOptions
+  deps: ApplyDeps<M>
+  stored: Map<string, StoredState>
+  pending: PendingSave[]
+  selected: (m: M) => boolean
+}
+
+async function runLayer<M extends ManifestUnit>(
+  index: number,
+  layer: readonly M[],
+  lc: LayerContext<M>
+): Promise<LayerReport> {
+  const started = lc.deps.clock.now()
+  const reports = await mapConcurrently(layer, lc.options.concurrency ?? DEFAULT_CONCURRENCY, (m) =>
+    runOne(m, lc)
+  )
+  const failed = reports.some((r) => r.result === 'failed')
+  return {
+    index,
+    result: failed ? 'failed' : 'succeeded',
+    manifests: reports,
+    durationMs: lc.deps.clock.now() - started
+  }
+}
+
+async function runOne<M extends ManifestUnit>(m: M, lc: LayerContext<M>): Promise<ManifestReport> {
+  const { deps, options } = lc
+  const started = deps.clock.now()
+  const report = (
+    result: ManifestReport['result'],
+    counts = zeroCounts(),
+    error?: string
+  ): ManifestReport => ({
+    manifest: m.name,
+    type: m.type,
+    result,
+    counts,
+    durationMs: deps.clock.now() - started,
+    ...(error === undefined ? {} : { error })
+  })
+  if (!lc.selected(m)) {
+    deps.log.info(`skip manifest due to tags filter manifest=${m.name}`)
+    return report('filtered')
+  }
+  deps.log.info(`[${m.type}] ${m.name}${m.description ? ` - ${m.description}` : ''}`)
+  let outcome: ManifestOutcome
+  try {
+    const desired = await deps.build(m).catch((error: unknown) => {
+      throw new ManifestError(m.name, `failed to build: ${messageOf(error)}`)
+    })
+    const ctx = {
+      ...deps,
+      gitCommitHash: options.gitCommitHash,
+      prune: options.prune,
+      atomic: options.atomic,
+      stored: lc.stored.get(m.name) ?? emptyStored()
+    }
+    outcome = await (options.sync
+      ? syncManifest(m, desired, ctx)
+      : applyManifestFully(m, desired, ctx))
+  } catch (error) {
+    const message =
+      error instanceof ManifestError ? error.message : `manifest "${m.name}": ${messageOf(error)}`
+    deps.log.warn(message)
+    return report('failed', zeroCounts(), message)
+  }
+  if (outcome.pending) lc.pending.push(outcome.pending)
+  deps.log.info(`[${m.type}] ${m.name} ... done`)
+  return report(outcome.result, outcome.counts)
+}
+
+function notRunLayers<M extends ManifestUnit>(
+  layers: readonly (readonly M[])[],
+  from: number
+): LayerReport[] {
+  return layers.slice(from).map((layer, i) => ({
+    index: from + i,
+    result: 'not-run',
+    durationMs: 0,
+    manifests: layer.map((m) => ({
+      manifest: m.name,
+      type: m.type,
+      result: 'not-run',
+      counts: zeroCounts(),
+      durationMs: 0
+    }))
+  }))
+}
+
+/** Runs `fn` over `items` with at most `limit` in flight; results keep the input order. */
+export async function mapConcurrently<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T) => Promise<R>
+): Promise<R[]> {
+  const results = new Array<R>(items.length)
+  let next = 0
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++
+      results[i] = await fn(items[i] as T)
+    }
+  }
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker))
+  return results
+}
+
+function zeroCounts(): ManifestCounts {
+  return { added: 0, modified: 0, alwaysSync: 0, pruned: 0, kept: 0, applied: 0 }
+}
+
+function emptyStored(): StoredState {
+  return { state: emptyState() }
+}

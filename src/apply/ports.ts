@@ -1,0 +1,85 @@
+/**
+ * The ports the apply and state-sync core talks to the world through. Each is as small as its
+ * consumer needs; the implementations live in src/adapters/kube-*.ts (one shared client per
+ * run) and in-memory fakes serve the unit tests.
+ */
+import type { JsonObject } from '../yaml/go-yaml.js'
+import type { State } from '../state/state.js'
+
+/** Identifies one Kubernetes object; `namespace` absent for cluster-scoped objects. */
+export interface ObjectRef {
+  apiVersion: string
+  kind: string
+  namespace?: string
+  name: string
+}
+
+/** A manifest's recorded State plus the ConfigMap resourceVersion it was read at. */
+export interface StoredState {
+  state: State
+  /** Absent when no state ConfigMap exists yet (the save then creates it). */
+  resourceVersion?: string
+}
+
+/** What a save needs to resolve a concurrent writer (§5.1, optimistic concurrency). */
+export interface SaveOptions {
+  /** Logical state keys this run applied, pruned or otherwise decided. */
+  touchedKeys: ReadonlySet<string>
+  /** The StoredState this run started from (its resourceVersion guards the write). */
+  base: StoredState
+}
+
+/** The per-manifest State ConfigMaps in namespace `tazuna` (§5.1). */
+export interface StateStore {
+  /** Reads one manifest's State; a missing ConfigMap is an empty State. */
+  read(manifest: string): Promise<StoredState>
+  /** Reads several manifests' States, with one list request where that is cheaper. */
+  readMany(manifests: readonly string[]): Promise<Map<string, StoredState>>
+  /**
+   * Writes a manifest's State. On a conflicting concurrent write it re-reads; when every entry
+   * outside `touchedKeys` is unchanged it retries with the newer version, otherwise it fails
+   * naming the manifest.
+   */
+  save(manifest: string, state: State, options: SaveOptions): Promise<void>
+}
+
+/** The cluster operations apply, prune, readiness waits and test plugins need. */
+export interface Cluster {
+  /** Server-side apply (field manager `tazuna`, force); Job and Pod are recreated (§9.3). */
+  apply(object: JsonObject): Promise<void>
+  /** Deletes with default options; NotFound is success (§9.4). */
+  delete(ref: ObjectRef): Promise<void>
+  /** The live object, or undefined when it does not exist. */
+  get(ref: ObjectRef): Promise<JsonObject | undefined>
+}
+
+/** What Helm needs to know about the target cluster (§4.2 step 5). */
+export interface HelmCapabilities {
+  /** The API server's gitVersion, e.g. `v1.32.13`. */
+  kubeVersion: string
+  /** Every served group/version and every group/version/Kind, sorted, deduplicated. */
+  apiVersions: string[]
+}
+
+/** Server version and served API resources, discovered once per run. */
+export interface Discovery {
+  capabilities(): Promise<HelmCapabilities>
+}
+
+/** Where progress lines go (stderr in the CLI, the job log in the action). */
+export interface ApplyLog {
+  info(message: string): void
+  warn(message: string): void
+}
+
+/** Waiting, behind a port so tests of retry and polling loops need not sleep for real. */
+export interface Clock {
+  now(): number
+  sleep(ms: number): Promise<void>
+}
+
+/** The real clock. */
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms))
+}

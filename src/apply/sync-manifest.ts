@@ -1,0 +1,262 @@
+/**
+ * Applying one manifest: `--sync` mode (§9.7: only what the Diff says, optional prune, State
+ * updated only when something changed) and full mode (§9.6: every object, State overwritten).
+ * A failure anywhere means this manifest's State is not saved.
+ */
+import { computeDiff, type DiffEntry } from '../state/diff.js'
+import { formatStateKey, parseStateKey, resourceOf, stateKeyOf } from '../state/key.js'
+import { formatSyncTime, type State } from '../state/state.js'
+import type { JsonObject } from '../yaml/go-yaml.js'
+import { readinessWaitOf, type DesiredState, type ManifestUnit } from './manifest-unit.js'
+import type { ApplyLog, Clock, Cluster, ObjectRef, StateStore, StoredState } from './ports.js'
+import { waitForReadiness } from './readiness.js'
+import { runTestPlugin } from './test-plugins.js'
+
+/** How many objects a manifest run touched, by what the Diff said about them. */
+export interface ManifestCounts {
+  added: number
+  modified: number
+  alwaysSync: number
+  /** Removed from the manifests and deleted (prune). */
+  pruned: number
+  /** Removed from the manifests but kept in the cluster and in State (no prune). */
+  kept: number
+  /** Objects sent to the API server. */
+  applied: number
+}
+
+/** A State write this run owes, done at once or (atomic) after every layer succeeded. */
+export interface PendingSave {
+  manifest: string
+  save: () => Promise<void>
+}
+
+/** What one manifest run did. */
+export interface ManifestOutcome {
+  counts: ManifestCounts
+  /** `unchanged`: the Diff was empty; `skipped`: an unnamed manifest in sync mode. */
+  result: 'applied' | 'unchanged' | 'skipped'
+  pending?: PendingSave
+}
+
+/** Everything a manifest run reaches the world through. */
+export interface ManifestContext {
+  cluster: Cluster
+  store: StateStore
+  clock: Clock
+  log: ApplyLog
+  gitCommitHash: string
+  prune: boolean
+  /** Hold the State write back (returned as `pending`) instead of saving now. */
+  atomic: boolean
+  /** The State read for this manifest at the start of the run. */
+  stored: StoredState
+}
+
+/** A manifest that failed; the message names the manifest and, where known, the object. */
+export class ManifestError extends Error {
+  override name = 'ManifestError'
+  constructor(
+    readonly manifest: string,
+    message: string
+  ) {
+    super(`manifest "${manifest}": ${message}`)
+  }
+}
+
+/**
+ * `--sync` for one manifest (§9.7): apply added/modified/always-sync, prune or keep removed,
+ * wait if asked, save State (or return it as `pending` when atomic), then run its tests.
+ */
+export async function syncManifest(
+  m: ManifestUnit,
+  desired: DesiredState,
+  ctx: ManifestContext
+): Promise<ManifestOutcome> {
+  const counts = emptyCounts()
+  if (m.name === '') {
+    ctx.log.warn(`manifest has no name, skipping sync (type ${m.type})`)
+    return { counts, result: 'skipped' }
+  }
+  const diff = computeDiff(ctx.stored.state.entries, desired.entries, desired.alwaysSync)
+  if (diff.length === 0) {
+    await runManifestTests(m, ctx)
+    return { counts, result: 'unchanged' }
+  }
+  const entries = new Map(ctx.stored.state.entries)
+  const touched = new Set<string>()
+  const toApply = new Set(diff.filter((d) => d.type !== 'removed').map((d) => d.key))
+  counts.applied = await applyObjects(m.name, desired.objects, ctx, (key) => toApply.has(key))
+  for (const d of diff) {
+    touched.add(d.key)
+    if (d.type !== 'removed') {
+      entries.set(d.key, d.newHash ?? '')
+      countApplied(counts, d)
+      ctx.log.info(
+        `synced resource manifest=${m.name} diff=${d.type} resource=${resourceOf(d.key)}`
+      )
+    } else if (ctx.prune) {
+      await deleteByKey(m.name, d.key, ctx)
+      entries.delete(d.key)
+      counts.pruned++
+      ctx.log.info(`pruned resource manifest=${m.name} resource=${resourceOf(d.key)}`)
+    } else {
+      counts.kept++
+      ctx.log.warn(
+        `skipped removed resource; pass --prune to delete manifest=${m.name} resource=${resourceOf(d.key)}`
+      )
+    }
+  }
+  await waitIfAsked(m, desired, ctx)
+  const pending = await saveUnlessAtomic(
+    saveOf(m.name, { metadata: metadataNow(ctx), entries }, touched, ctx),
+    ctx
+  )
+  await runManifestTests(m, ctx)
+  return { counts, result: 'applied', ...(pending ? { pending } : {}) }
+}
+
+/** Plain apply for one manifest (§9.6): everything, tests, then State overwritten. */
+export async function applyManifestFully(
+  m: ManifestUnit,
+  desired: DesiredState,
+  ctx: ManifestContext
+): Promise<ManifestOutcome> {
+  const counts = emptyCounts()
+  counts.applied = await applyObjects(m.name, desired.objects, ctx, () => true)
+  await waitIfAsked(m, desired, ctx)
+  await runManifestTests(m, ctx)
+  if (m.name === '') {
+    ctx.log.warn(`manifest has no name, its state is not recorded (type ${m.type})`)
+    return { counts, result: 'applied' }
+  }
+  const touched = new Set([...ctx.stored.state.entries.keys(), ...desired.entries.keys()])
+  const state: State = { metadata: metadataNow(ctx), entries: new Map(desired.entries) }
+  const pending = await saveUnlessAtomic(saveOf(m.name, state, touched, ctx), ctx)
+  return { counts, result: 'applied', ...(pending ? { pending } : {}) }
+}
+
+/** Runs the manifest's own `tests` in order; the first failure fails the manifest. */
+export async function runManifestTests(
+  m: ManifestUnit,
+  ctx: Pick<ManifestContext, 'cluster' | 'clock' | 'log'>
+): Promise<void> {
+  for (const [i, test] of (m.tests ?? []).entries()) {
+    try {
+      await runTestPlugin(test, ctx)
+    } catch (error) {
+      throw new ManifestError(m.name, `test ${i} (${test.type ?? ''}) failed: ${messageOf(error)}`)
+    }
+  }
+}
+
+// Objects go out in render order (CRDs first, Namespaces as the renderer put them), not in
+// the Diff's key order (§9.7 upstream): key order would apply `m//v1/ConfigMap/ns/x` before
+// `m//v1/Namespace/ns`. The resulting cluster and State are the same either way.
+async function applyObjects(
+  manifest: string,
+  objects: readonly JsonObject[],
+  ctx: ManifestContext,
+  wanted: (key: string) => boolean
+): Promise<number> {
+  const lastByKey = new Map<string, JsonObject>()
+  for (const object of objects) lastByKey.set(formatStateKey(stateKeyOf(manifest, object)), object)
+  let applied = 0
+  for (const [key, object] of lastByKey) {
+    if (!wanted(key)) continue
+    try {
+      await ctx.cluster.apply(object)
+    } catch (error) {
+      throw new ManifestError(
+        manifest,
+        `failed to apply resource ${resourceOf(key)}: ${messageOf(error)}`
+      )
+    }
+    applied++
+  }
+  return applied
+}
+
+async function deleteByKey(manifest: string, key: string, ctx: ManifestContext): Promise<void> {
+  try {
+    await ctx.cluster.delete(refOfKey(key))
+  } catch (error) {
+    throw new ManifestError(
+      manifest,
+      `failed to delete resource ${resourceOf(key)}: ${messageOf(error)}`
+    )
+  }
+}
+
+async function waitIfAsked(
+  m: ManifestUnit,
+  desired: DesiredState,
+  ctx: ManifestContext
+): Promise<void> {
+  const wait = readinessWaitOf(m)
+  if (wait === undefined) return
+  const refs = desired.objects.map((o) => refOfKey(formatStateKey(stateKeyOf(m.name, o))))
+  try {
+    await waitForReadiness(refs, wait.timeoutSeconds, ctx)
+  } catch (error) {
+    throw new ManifestError(m.name, messageOf(error))
+  }
+}
+
+function saveOf(
+  manifest: string,
+  state: State,
+  touched: Set<string>,
+  ctx: ManifestContext
+): PendingSave {
+  return {
+    manifest,
+    save: () => ctx.store.save(manifest, state, { touchedKeys: touched, base: ctx.stored })
+  }
+}
+
+async function saveUnlessAtomic(
+  pending: PendingSave,
+  ctx: ManifestContext
+): Promise<PendingSave | undefined> {
+  if (ctx.atomic) return pending
+  try {
+    await pending.save()
+  } catch (error) {
+    throw new ManifestError(pending.manifest, messageOf(error))
+  }
+  return undefined
+}
+
+function metadataNow(ctx: ManifestContext): State['metadata'] {
+  return {
+    gitCommitHash: ctx.gitCommitHash,
+    lastSyncedAt: formatSyncTime(new Date(ctx.clock.now()))
+  }
+}
+
+/** The object a state key names (GVK, namespace if any, name), for prune and waits. */
+export function refOfKey(key: string): ObjectRef {
+  const k = parseStateKey(key)
+  return {
+    apiVersion: k.group === '' ? k.version : `${k.group}/${k.version}`,
+    kind: k.kind,
+    ...(k.namespace === '' ? {} : { namespace: k.namespace }),
+    name: k.name
+  }
+}
+
+function countApplied(counts: ManifestCounts, d: DiffEntry): void {
+  if (d.type === 'added') counts.added++
+  else if (d.type === 'modified') counts.modified++
+  else if (d.type === 'always-sync') counts.alwaysSync++
+}
+
+function emptyCounts(): ManifestCounts {
+  return { added: 0, modified: 0, alwaysSync: 0, pruned: 0, kept: 0, applied: 0 }
+}
+
+/** An error's message without stack; non-errors stringified. */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}
