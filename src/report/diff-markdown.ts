@@ -15,7 +15,7 @@ import {
   type DiffReport,
   type ManifestDiff
 } from './model.js'
-import { resourceOf } from './resource.js'
+import { resourceOf } from '../state/key.js'
 
 /** How much of the Diff made it into the text. */
 export type Detail = 'entries' | 'counts' | 'headline'

@@ -3,21 +3,13 @@
  * result of a layered apply (merge flow). Renderers in this folder are pure functions of it.
  */
 import type { ConfigProblem } from '../errors.js'
+import { compareBytes } from '../state/byte-order.js'
+import type { DiffEntry } from '../state/diff.js'
+
+export type { DiffEntry, DiffType } from '../state/diff.js'
 
 /** Diff entry types in Tazuna's output order (spec §7.1). */
 export const diffTypes = ['added', 'modified', 'removed', 'always-sync'] as const
-
-/** One of Tazuna's four diff entry types. */
-export type DiffType = (typeof diffTypes)[number]
-
-/** One line of a manifest's Diff against its recorded State (spec §7.1). */
-export interface DiffEntry {
-  type: DiffType
-  /** Logical state key `{manifest}/{group}/{version}/{kind}[/{namespace}]/{name}`. */
-  key: string
-  oldHash?: string
-  newHash?: string
-}
 
 /** The Diff of one manifest. */
 export interface ManifestDiff {
@@ -120,28 +112,9 @@ export function hasChanges(counts: DiffCounts): boolean {
   return counts.added + counts.modified + counts.removed > 0
 }
 
-/**
- * Go's byte-wise string order. UTF-8 byte order equals code point order, which differs from
- * JS's UTF-16 unit order only between surrogates (U+D800-DFFF) and U+E000-FFFF; shifting
- * those two ranges past each other fixes it without decoding.
- */
-export function compareGoStrings(a: string, b: string): number {
-  const n = Math.min(a.length, b.length)
-  for (let i = 0; i < n; i++) {
-    const x = a.charCodeAt(i)
-    const y = b.charCodeAt(i)
-    if (x !== y) return codePointRank(x) - codePointRank(y)
-  }
-  return a.length - b.length
-}
-
-const codePointRank = (unit: number): number =>
-  unit >= 0xe000 ? unit - 0x800 : unit >= 0xd800 ? unit + 0x2000 : unit
-
 /** Entries in Tazuna's order: added, modified, removed, always-sync, then key ascending. */
 export function sortEntries(entries: readonly DiffEntry[]): DiffEntry[] {
   return [...entries].sort(
-    (a, b) =>
-      diffTypes.indexOf(a.type) - diffTypes.indexOf(b.type) || compareGoStrings(a.key, b.key)
+    (a, b) => diffTypes.indexOf(a.type) - diffTypes.indexOf(b.type) || compareBytes(a.key, b.key)
   )
 }
