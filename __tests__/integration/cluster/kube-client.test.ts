@@ -1,0 +1,203 @@
+// Kubeconfig loading and the HTTP client against loopback servers we control: guidance when
+// there is no usable kubeconfig, retries of transient failures within a bounded time, no
+// retry of permanent ones, one keep-alive connection, no credentials in messages.
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
+import { afterEach, describe, expect, it } from '@jest/globals'
+import { KubeClient } from '../../../src/adapters/kube-client.js'
+import { loadKubeConfig } from '../../../src/adapters/kube-config.js'
+import { ClusterError } from '../../../src/errors.js'
+
+const TOKEN = 'secret-token-1234567890'
+
+function tempDir(): string {
+  return mkdtempSync(path.join(os.tmpdir(), 'kube-client-'))
+}
+
+function kubeconfigFile(server: string, extra: { currentContext?: string } = {}): string {
+  const file = path.join(tempDir(), 'config')
+  const config = {
+    apiVersion: 'v1',
+    kind: 'Config',
+    clusters: [{ name: 'c', cluster: { server, 'insecure-skip-tls-verify': true } }],
+    users: [{ name: 'u', user: { token: TOKEN } }],
+    contexts: [{ name: 'ctx', context: { cluster: 'c', user: 'u' } }],
+    'current-context': extra.currentContext ?? 'ctx'
+  }
+  writeFileSync(file, JSON.stringify(config))
+  return file
+}
+
+interface FakeServer {
+  url: string
+  requests: { method: string; url: string; authorization: string }[]
+  connections: number
+  close(): Promise<void>
+}
+
+const servers: FakeServer[] = []
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()))
+})
+
+/** An HTTP server answering with `responses` in turn (the last one repeats). */
+async function fakeServer(
+  responses: { status: number; body?: unknown; headers?: Record<string, string> }[]
+): Promise<FakeServer> {
+  const state = { requests: [] as FakeServer['requests'], connections: 0 }
+  const server = http.createServer((req, res) => {
+    state.requests.push({
+      method: req.method ?? '',
+      url: req.url ?? '',
+      authorization: req.headers.authorization ?? ''
+    })
+    const r = responses[Math.min(state.requests.length - 1, responses.length - 1)] ?? {
+      status: 200
+    }
+    req.resume()
+    res.writeHead(r.status, { 'Content-Type': 'application/json', ...r.headers })
+    res.end(JSON.stringify(r.body ?? {}))
+  })
+  server.on('connection', () => state.connections++)
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const fake: FakeServer = {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    get requests() {
+      return state.requests
+    },
+    get connections() {
+      return state.connections
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      })
+  }
+  servers.push(fake)
+  return fake
+}
+
+function clientFor(server: string, budgetMs = 5000): KubeClient {
+  const loaded = loadKubeConfig({ env: { KUBECONFIG: kubeconfigFile(server) } })
+  return new KubeClient(loaded, {
+    retry: { budgetMs, initialDelayMs: 20, maxDelayMs: 100, requestTimeoutMs: 2000 }
+  })
+}
+
+describe('loadKubeConfig', () => {
+  it('fails with guidance when there is no kubeconfig at all', () => {
+    const home = tempDir()
+    expect(() => loadKubeConfig({ env: {}, homeDir: home })).toThrow(
+      `no kubeconfig found: KUBECONFIG is not set and ${home}/.kube/config does not exist. Set up cluster access`
+    )
+  })
+
+  it('fails when KUBECONFIG names only missing files', () => {
+    expect(() => loadKubeConfig({ env: { KUBECONFIG: '/nope/a:/nope/b' } })).toThrow(
+      'KUBECONFIG names no existing file (/nope/a, /nope/b).'
+    )
+  })
+
+  it('fails when the current context is not set', () => {
+    const file = kubeconfigFile('https://127.0.0.1:1', { currentContext: '' })
+    expect(() => loadKubeConfig({ env: { KUBECONFIG: file } })).toThrow(
+      `kubeconfig ${file} has no current-context`
+    )
+  })
+
+  it('does not quote file content (a token) when the file is not valid YAML', () => {
+    const file = path.join(tempDir(), 'config')
+    writeFileSync(file, `users: [ {token: ${TOKEN}\n  : : :`)
+    const error = (() => {
+      try {
+        loadKubeConfig({ env: { KUBECONFIG: file } })
+      } catch (e) {
+        return e as Error
+      }
+      return undefined
+    })()
+    expect(error).toBeInstanceOf(ClusterError)
+    expect(error?.message).toContain(`cannot read kubeconfig ${file}`)
+    expect(error?.message).not.toContain(TOKEN)
+  })
+
+  it('merges several KUBECONFIG files and skips missing ones like kubectl', () => {
+    const file = kubeconfigFile('https://127.0.0.1:6443')
+    const loaded = loadKubeConfig({ env: { KUBECONFIG: ['/nope', file].join(path.delimiter) } })
+    expect(loaded).toMatchObject({ server: 'https://127.0.0.1:6443', context: 'ctx', source: file })
+  })
+})
+
+describe('KubeClient', () => {
+  it('retries 503 and 429 and then returns the answer', async () => {
+    const server = await fakeServer([
+      { status: 503 },
+      { status: 429, headers: { 'Retry-After': '0' } },
+      { status: 200, body: { ok: 1 } }
+    ])
+    const res = await clientFor(server.url).request({ method: 'GET', path: '/api' }, 'probe')
+    expect(res.status).toBe(200)
+    expect(server.requests).toHaveLength(3)
+    expect(server.requests[0]?.authorization).toBe(`Bearer ${TOKEN}`)
+  })
+
+  it('does not retry a 500 without Retry-After or a timeout message', async () => {
+    const server = await fakeServer([
+      { status: 500, body: { kind: 'Status', message: 'field not declared in schema' } }
+    ])
+    const res = await clientFor(server.url).request(
+      { method: 'PATCH', path: '/api/v1/x', body: {} },
+      'probe'
+    )
+    expect(res.status).toBe(500)
+    expect(server.requests).toHaveLength(1)
+  })
+
+  it('retries a 500 that reports an etcd timeout', async () => {
+    const server = await fakeServer([
+      { status: 500, body: { message: 'etcdserver: request timed out' } },
+      { status: 200 }
+    ])
+    expect(
+      (await clientFor(server.url).request({ method: 'GET', path: '/api' }, 'probe')).status
+    ).toBe(200)
+    expect(server.requests).toHaveLength(2)
+  })
+
+  it('gives up on a persistent 503 within the retry budget and returns it', async () => {
+    const server = await fakeServer([{ status: 503 }])
+    const started = Date.now()
+    const res = await clientFor(server.url, 400).request({ method: 'GET', path: '/api' }, 'probe')
+    expect(res.status).toBe(503)
+    expect(Date.now() - started).toBeLessThan(3000)
+    expect(server.requests.length).toBeGreaterThan(1)
+  })
+
+  it('reports an unreachable server after the retry budget, naming what it tried', async () => {
+    const server = await fakeServer([{ status: 200 }])
+    const url = server.url
+    await server.close()
+    const error = await clientFor(url, 300)
+      .request({ method: 'GET', path: '/api' }, 'read state of manifest "m"')
+      .catch((e: unknown) => e as Error)
+    expect(error).toBeInstanceOf(ClusterError)
+    expect((error as Error).message).toMatch(
+      new RegExp(
+        `^read state of manifest "m": the Kubernetes API server at ${url} is unreachable \\(ECONNREFUSED\\) after \\d+ attempts$`
+      )
+    )
+  })
+
+  it('reuses one keep-alive connection for sequential requests', async () => {
+    const server = await fakeServer([{ status: 200 }])
+    const client = clientFor(server.url)
+    for (let i = 0; i < 5; i++) await client.request({ method: 'GET', path: '/api' }, 'probe')
+    client.close()
+    expect(server.requests).toHaveLength(5)
+    expect(server.connections).toBe(1)
+  })
+})
