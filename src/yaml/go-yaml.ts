@@ -1,24 +1,20 @@
 /**
- * YAML parsing with the scalar semantics of sigs.k8s.io/yaml, which Tazuna uses for tazuna.yaml
- * and for every rendered manifest (spec §2.1 step 3, §4.5, §13.1). The values feed ContentHash,
- * so they must equal what Go decodes:
- * - YAML 1.1 scalars: `yes/no/on/off` are booleans, `0755` is octal, `0x1f` hex, `1_000` ints;
+ * YAML parsing with the semantics of sigs.k8s.io/yaml (go-yaml v2 → JSON → encoding/json), which
+ * Tazuna uses for tazuna.yaml and for every rendered manifest (spec §2.1 step 3, §4.5, §13.1).
+ * The values feed ContentHash, so they must equal what Go decodes:
+ * - YAML 1.1 scalars as go-yaml v2 resolves them (go-scalars.ts): `yes/no/on/off/y/n` are
+ *   booleans, `0755` is octal, `0x1f` hex, `1_000` 1000, no sexagesimal numbers;
  * - timestamps stay strings (go-yaml v2 decodes them into interface{} as strings);
  * - every number is a float64 (YAML → JSON → encoding/json into `any`);
- * - non-string map keys are stringified; a repeated key keeps the last value.
+ * - keys, merge keys and binary values as go-values.ts describes; a repeated key keeps the last
+ *   value;
+ * - characters go-yaml refuses are refused here too, and raw U+0085/U+2028/U+2029 (line breaks
+ *   in YAML 1.1, content for the `yaml` package) are refused rather than read differently.
  */
-import {
-  Document,
-  isMap,
-  isPair,
-  isScalar,
-  isSeq,
-  LineCounter,
-  parseAllDocuments,
-  type Node,
-  type Tags
-} from 'yaml'
+import { Document, isMap, isPair, isSeq, LineCounter, parseAllDocuments, type Node } from 'yaml'
 import { ConfigError, type ConfigProblem } from '../errors.js'
+import { goYamlTags } from './go-scalars.js'
+import { goKeyOf, goValueOf, type WalkSource } from './go-values.js'
 
 /** A JSON value as Go's encoding/json decodes it into `any`. */
 export type JsonValue = null | boolean | number | string | JsonValue[] | JsonObject
@@ -37,20 +33,25 @@ export interface YamlDocument {
   lineOf(path: readonly (string | number)[]): number | undefined
 }
 
-const withoutTimestamps = (tags: Tags): Tags =>
-  tags.filter((t) => typeof t !== 'object' || t.tag !== 'tag:yaml.org,2002:timestamp')
+// Raw characters go-yaml's reader rejects ("control characters are not allowed").
+const GO_YAML_FORBIDDEN =
+  // eslint-disable-next-line no-control-regex
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u0084\u0086-\u009f\ufffe\uffff]/
+// Line breaks in YAML 1.1 (go-yaml), ordinary characters for the `yaml` package.
+const YAML11_BREAKS = /[\u0085\u2028\u2029]/
 
 /**
  * Parses a YAML stream (one or more documents). Syntax errors of every document are collected
  * and thrown together as one ConfigError naming `file` and the line of each.
  */
 export function parseYamlDocuments(text: string, file: string): YamlDocument[] {
+  checkCharacters(text, file)
   const lineCounter = new LineCounter()
   const docs = parseAllDocuments(text, {
     version: '1.1',
     schema: 'yaml-1.1',
-    customTags: withoutTimestamps,
-    merge: true,
+    customTags: goYamlTags,
+    merge: false,
     uniqueKeys: false,
     lineCounter,
     prettyErrors: false
@@ -67,7 +68,7 @@ export function parseYamlDocuments(text: string, file: string): YamlDocument[] {
     }
   }
   if (problems.length > 0) throw new ConfigError(problems)
-  return list.map((doc) => toYamlDocument(doc, lineCounter, file))
+  return list.map((doc) => toYamlDocument({ doc, text, file, lines: lineCounter }))
 }
 
 /** Parses a file that must hold exactly one YAML document (tazuna.yaml, include files). */
@@ -82,31 +83,29 @@ export function parseYamlDocument(text: string, file: string): YamlDocument {
   return nonEmpty[0] ?? { value: null, line: 1, lineOf: () => undefined }
 }
 
-function toYamlDocument(doc: Document.Parsed, lines: LineCounter, file: string): YamlDocument {
-  let value: JsonValue
-  try {
-    value = toGoJson(doc.toJS({ maxAliasCount: -1 }), file)
-  } catch (e) {
-    if (e instanceof ConfigError) throw e
-    const line = doc.contents?.range ? lines.linePos(doc.contents.range[0]).line : undefined
-    throw new ConfigError([{ file, line, message: `invalid YAML: ${(e as Error).message}` }])
-  }
+function toYamlDocument(source: WalkSource): YamlDocument {
+  const { doc, lines } = source
+  const value = goValueOf(doc.contents, source)
   const start = doc.contents?.range?.[0] ?? doc.range[0]
   return {
     value,
     line: lines.linePos(start).line,
     lineOf(path) {
-      const node = nodeAt(doc.contents, path)
+      const node = nodeAt(doc.contents, path, source)
       return node?.range ? lines.linePos(node.range[0]).line : undefined
     }
   }
 }
 
-function nodeAt(node: unknown, path: readonly (string | number)[]): Node | undefined {
+function nodeAt(
+  node: unknown,
+  path: readonly (string | number)[],
+  source: WalkSource
+): Node | undefined {
   let current: unknown = node
   for (const step of path) {
     if (isMap(current)) {
-      const pair = current.items.find((p) => isPair(p) && keyString(p.key) === String(step))
+      const pair = current.items.find((p) => isPair(p) && keyString(p.key, source) === String(step))
       current = pair?.value ?? pair?.key
     } else if (isSeq(current) && typeof step === 'number') {
       current = current.items[step]
@@ -117,47 +116,40 @@ function nodeAt(node: unknown, path: readonly (string | number)[]): Node | undef
   return current as Node | undefined
 }
 
-function keyString(key: unknown): string {
-  return isScalar(key) ? goKeyString(key.value) : String(key)
+function keyString(key: unknown, source: WalkSource): string | undefined {
+  try {
+    return goKeyOf(key, source)
+  } catch {
+    return undefined
+  }
 }
 
-/** Converts a decoded YAML value to what Go's YAML→JSON→`any` round trip yields. */
-function toGoJson(value: unknown, file: string): JsonValue {
-  if (value === null || value === undefined) return null
-  if (typeof value === 'string' || typeof value === 'boolean') return value
-  if (typeof value === 'number') {
-    if (!Number.isFinite(value)) {
-      throw new ConfigError([
-        { file, message: `unsupported YAML value ${value} (not valid in JSON)` }
-      ])
+/** Characters go-yaml refuses, and YAML 1.1 line breaks the `yaml` package would misread. */
+function checkCharacters(text: string, file: string): void {
+  const problems: ConfigProblem[] = []
+  text.split('\n').forEach((lineText, i) => {
+    const forbidden = GO_YAML_FORBIDDEN.exec(lineText)?.[0]
+    if (forbidden !== undefined) {
+      problems.push({
+        file,
+        line: i + 1,
+        message: `invalid YAML: control character ${codePoint(forbidden)} is not allowed`
+      })
     }
-    return value
-  }
-  if (typeof value === 'bigint') return Number(value)
-  if (value instanceof Uint8Array) return Buffer.from(value).toString('utf8')
-  if (Array.isArray(value)) return value.map((v) => toGoJson(v, file))
-  if (value instanceof Map) {
-    const out: JsonObject = {}
-    for (const [k, v] of value) out[goKeyString(k)] = toGoJson(v, file)
-    return out
-  }
-  if (value instanceof Set) return Object.fromEntries([...value].map((k) => [goKeyString(k), null]))
-  if (typeof value === 'object') {
-    const out: JsonObject = {}
-    for (const [k, v] of Object.entries(value)) out[k] = toGoJson(v, file)
-    return out
-  }
-  throw new ConfigError([{ file, message: `unsupported YAML value of type ${typeof value}` }])
+    const lineBreak = YAML11_BREAKS.exec(lineText)?.[0]
+    if (lineBreak !== undefined) {
+      problems.push({
+        file,
+        line: i + 1,
+        message: `invalid YAML: raw ${codePoint(lineBreak)} is a line break in YAML 1.1 (Go's parser); write it as an escape in a double-quoted string`
+      })
+    }
+  })
+  if (problems.length > 0) throw new ConfigError(problems)
 }
 
-/** sigs.k8s.io/yaml turns non-string keys into strings: booleans and numbers as Go prints them. */
-function goKeyString(key: unknown): string {
-  if (key === null || key === undefined) return 'null'
-  if (typeof key === 'string' || typeof key === 'number' || typeof key === 'boolean') {
-    return String(key)
-  }
-  // sigs.k8s.io/yaml rejects collection keys too (`? [a, b]: c`).
-  throw new TypeError('unsupported YAML map key: only scalar keys can become JSON keys')
+function codePoint(c: string): string {
+  return `U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`
 }
 
 function firstLine(message: string): string {
