@@ -1,0 +1,242 @@
+/**
+ * The action end to end, as GitHub runs it: `node index.js` of a fresh bundle, runner-like
+ * environment, the real test cluster (jest's integration global setup) and the loopback GitHub
+ * emulator. Pull-request runs use the read-only kubeconfig, which proves the Diff never writes.
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
+import { AppsV1Api, CoreV1Api, KubeConfig } from '@kubernetes/client-node'
+import { existsSync, readFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { parseMarker } from '../../src/report/marker.js'
+import { GitHubEmulator } from '../github-emulator/server.js'
+import { balanceOf, wellFormed } from '../unit/report/well-formed.js'
+import { writeConfig, writeFixtureRepo, type FixtureRepo } from './fixture-repo.js'
+import {
+  buildFreshDist,
+  pullRequestPayload,
+  pushPayload,
+  runAction,
+  type ActionResult
+} from './harness.js'
+import { startCountingProxy, type CountingProxy } from './counting-proxy.js'
+
+let dist: string
+let emulator: GitHubEmulator
+const admin = (): string => process.env.TAZUNA_TEST_ADMIN_KUBECONFIG!
+const reader = (): string => process.env.TAZUNA_TEST_READER_KUBECONFIG!
+
+beforeAll(async () => {
+  dist = buildFreshDist()
+  emulator = await GitHubEmulator.start({
+    tokens: {
+      'gh-token': { login: 'github-actions[bot]', type: 'Bot', integration: true },
+      'read-only-token': {
+        login: 'github-actions[bot]',
+        type: 'Bot',
+        integration: true,
+        readOnly: true
+      }
+    }
+  })
+}, 300_000)
+afterAll(async () => emulator?.close())
+
+const sha = (n: number): string => n.toString(16).padStart(40, 'a')
+
+function prRun(
+  repo: FixtureRepo,
+  options: { number: number; head: number; headRepo?: string; token?: string }
+) {
+  return runAction({
+    dist,
+    workspace: repo.dir,
+    inputs: {
+      config: 'tazuna.yaml',
+      kubeconfig: reader(),
+      'github-token': options.token ?? 'gh-token'
+    },
+    eventName: 'pull_request',
+    payload: pullRequestPayload({
+      number: options.number,
+      headSha: sha(options.head),
+      ...(options.headRepo === undefined ? {} : { headRepo: options.headRepo })
+    }),
+    sha: sha(options.head + 1000),
+    apiUrl: emulator.url
+  })
+}
+
+function mergeRun(repo: FixtureRepo, commit: string, kubeconfig = admin()) {
+  return runAction({
+    dist,
+    workspace: repo.dir,
+    inputs: { config: 'tazuna.yaml', kubeconfig, 'github-token': 'gh-token' },
+    eventName: 'push',
+    payload: pushPayload(commit),
+    sha: commit,
+    apiUrl: emulator.url
+  })
+}
+
+const commentsOn = (issue: number) => emulator.comments.filter((c) => c.issue === issue)
+const failureOf = (r: ActionResult): string => `exit ${r.status}\n${r.stdout}\n${r.stderr}`
+
+function cluster() {
+  const kc = new KubeConfig()
+  kc.loadFromFile(admin())
+  return { core: kc.makeApiClient(CoreV1Api), apps: kc.makeApiClient(AppsV1Api) }
+}
+
+async function stateMetadata(
+  manifest: string
+): Promise<{ gitCommitHash: string; lastSyncedAt: string }> {
+  const cm = await cluster().core.readNamespacedConfigMap({
+    name: `tazuna-state-${manifest}`,
+    namespace: 'tazuna'
+  })
+  return JSON.parse(cm.data!._metadata!) as { gitCommitHash: string; lastSyncedAt: string }
+}
+
+describe('pull-request runs', () => {
+  it('create the sticky comment, and a rerun updates the same comment in place', async () => {
+    const repo = writeFixtureRepo()
+    const quoted = emulator.addComment({
+      owner: 'acme',
+      repo: 'deploy',
+      issue: 1,
+      body: `<!-- tazuna-action:{"tool":"tazuna-action","schema":1,"config":"tazuna.yaml","environment":"","sha":"x"} -->\nmine`,
+      user: { login: 'octocat', type: 'User' }
+    })
+    const first = await prRun(repo, { number: 1, head: 1 })
+    expect(first.status).toBe(0)
+    expect(first.outputs).toMatchObject({
+      'has-changes': 'true',
+      added: '5',
+      modified: '0',
+      removed: '0',
+      'changed-manifests': Object.values(repo.manifests).join(',')
+    })
+    const ours = commentsOn(1).filter((c) => c.id !== quoted.id)
+    expect(ours).toHaveLength(1)
+    expect(parseMarker(ours[0]!.body)).toMatchObject({ config: 'tazuna.yaml', sha: sha(1) })
+    expect(ours[0]!.body).toContain('+ added        apps/v1/Deployment/')
+    expect(first.outputs['comment-url']).toBe(
+      `https://github.com/acme/deploy/pull/1#issuecomment-${ours[0]!.id}`
+    )
+    const reportPath = first.outputs['report-path']!
+    expect(JSON.parse(readFileSync(reportPath, 'utf8'))).toMatchObject({
+      kind: 'diff',
+      counts: { added: 5 }
+    })
+    expect(readFileSync(join(dirname(reportPath), 'report.txt'), 'utf8')).toMatch(
+      new RegExp(`^Manifest: ${repo.manifests.namespaces}\n  STATUS         RESOURCE`)
+    )
+    expect(first.summary).toContain('### Tazuna Diff for `tazuna.yaml`')
+
+    const rerun = await prRun(repo, { number: 1, head: 2 })
+    expect(rerun.status).toBe(0)
+    const after = commentsOn(1).filter((c) => c.id !== quoted.id)
+    expect(after.map((c) => c.id)).toEqual([ours[0]!.id])
+    expect(parseMarker(after[0]!.body)?.sha).toBe(sha(2))
+    expect(commentsOn(1).find((c) => c.id === quoted.id)!.body).toContain('mine')
+  })
+
+  it('from a fork write the job summary and a notice, and no comment', async () => {
+    const repo = writeFixtureRepo()
+    const before = emulator.apiRequests().length
+    const r = await prRun(repo, { number: 2, head: 3, headRepo: 'mallory/deploy' })
+    expect(r.status).toBe(0)
+    expect(r.stdout).toContain(
+      '::notice::No pull-request comment: the pull request comes from the fork mallory/deploy'
+    )
+    expect(r.summary).toContain('### Tazuna Diff for `tazuna.yaml`')
+    expect(commentsOn(2)).toEqual([])
+    expect(emulator.apiRequests().length).toBe(before)
+    expect(r.outputs['comment-url']).toBe('')
+  })
+
+  it('with a read-only token turn the 403 into a notice', async () => {
+    const repo = writeFixtureRepo()
+    const r = await prRun(repo, { number: 3, head: 4, token: 'read-only-token' })
+    expect(r.status).toBe(0)
+    expect(r.stdout).toMatch(
+      /::notice::No pull-request comment: GitHub answered 403: Resource not accessible by integration/
+    )
+    expect(commentsOn(3)).toEqual([])
+    expect(r.stdout).not.toContain('read-only-token')
+  })
+
+  it('keep a huge Diff under the comment limit with balanced fences and details', async () => {
+    const repo = writeFixtureRepo({ extraConfigMaps: 2500 })
+    const r = await prRun(repo, { number: 4, head: 5 })
+    expect(r.status).toBe(0)
+    const [comment] = commentsOn(4)
+    expect([...comment!.body].length).toBeLessThan(65_536)
+    expect(balanceOf(comment!.body)).toEqual(wellFormed)
+    expect(r.outputs.added).toBe('2505')
+    expect(comment!.body).toContain('2501 added')
+    expect(r.summary.length).toBeGreaterThan(comment!.body.length)
+    expect(balanceOf(r.summary)).toEqual(wellFormed)
+  })
+})
+
+describe('merge runs', () => {
+  let proxy: CountingProxy
+  beforeAll(async () => {
+    proxy = await startCountingProxy(admin())
+  })
+  afterAll(async () => proxy?.close())
+
+  it('apply in layers and record the event sha in State; the next Diff shows one change', async () => {
+    const repo = writeFixtureRepo()
+    const commit = sha(77)
+    const r = await mergeRun(repo, commit)
+    expect(r.status).toBe(0)
+    for (const m of Object.values(repo.manifests))
+      expect(r.stdout).toMatch(new RegExp(`::group::layer \\d · ${m}: applied`))
+    expect(r.summary).toContain('#### Layer 3')
+    expect(r.outputs).toMatchObject({ added: '5', 'has-changes': 'true' })
+    const web = await cluster().apps.readNamespacedDeployment({
+      name: 'web',
+      namespace: repo.namespace
+    })
+    expect(web.spec?.replicas).toBe(2)
+    for (const m of Object.values(repo.manifests))
+      expect((await stateMetadata(m)).gitCommitHash).toBe(commit)
+
+    const clean = await prRun(repo, { number: 10, head: 10 })
+    expect(clean.outputs).toMatchObject({ 'has-changes': 'false', added: '0' })
+    expect(commentsOn(10)[0]!.body).toContain('**No changes detected.**')
+
+    writeConfig(repo, 'bonjour')
+    const changed = await prRun(repo, { number: 10, head: 11 })
+    expect(changed.outputs).toMatchObject({
+      modified: '1',
+      added: '0',
+      'changed-manifests': repo.manifests.config
+    })
+    expect(commentsOn(10)).toHaveLength(1)
+    expect(commentsOn(10)[0]!.body).toMatch(/! modified {5}\/v1\/ConfigMap\/e2e-\w+\/settings/)
+  })
+
+  it('with a dependsOn cycle fail before any request to the cluster', async () => {
+    const control = await mergeRun(writeFixtureRepo(), sha(90), proxy.kubeconfig)
+    expect(control.status).toBe(0)
+    expect(proxy.connections).toBeGreaterThan(0)
+
+    const repo = writeFixtureRepo({ cycle: true })
+    const before = proxy.connections
+    const r = await mergeRun(repo, sha(91), proxy.kubeconfig)
+    expect(r.status).toBe(1)
+    expect(r.stdout).toMatch(/::error.*circular dependency/)
+    expect(proxy.connections).toBe(before)
+    await expect(
+      cluster().core.readNamespacedConfigMap({
+        name: `tazuna-state-${repo.manifests.config}`,
+        namespace: 'tazuna'
+      })
+    ).rejects.toMatchObject({ code: 404 })
+    expect(existsSync(r.runnerTemp)).toBe(true)
+    expect(failureOf(r)).not.toContain('gh-token')
+  })
+})

@@ -1,0 +1,185 @@
+/**
+ * Runs the action the way GitHub's runner does: `node index.js` of a freshly built bundle with
+ * INPUT_* variables (dashes kept, e.g. `INPUT_GITHUB-TOKEN`), an event payload file, the
+ * GITHUB_STEP_SUMMARY and GITHUB_OUTPUT files, RUNNER_TEMP and GITHUB_API_URL pointing at the
+ * loopback GitHub emulator. The bundle is built from the working tree with scripts/bundle.sh
+ * into a temporary directory, never taken from the committed dist/.
+ */
+import { execFileSync, spawn } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  writeFileSync
+} from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join, relative } from 'node:path'
+
+export const root = join(import.meta.dirname, '..', '..')
+
+/**
+ * Builds the bundle once per working-tree content: the directory name carries a hash of
+ * src/, the bundle scripts and the lockfile, so an edit always triggers a fresh build.
+ */
+export function buildFreshDist(): string {
+  const out = join(tmpdir(), `tazuna-e2e-dist-${sourceHash()}`)
+  if (!existsSync(join(out, 'index.js'))) {
+    const staging = mkdtempSync(join(tmpdir(), 'tazuna-e2e-build-'))
+    execFileSync('bash', [join(root, 'scripts', 'bundle.sh'), staging], {
+      cwd: root,
+      stdio: 'pipe'
+    })
+    try {
+      renameSync(staging, out)
+    } catch (error) {
+      // Another worker finished the same build first.
+      if (!existsSync(join(out, 'index.js'))) throw error
+    }
+  }
+  return out
+}
+
+function sourceHash(): string {
+  const hash = createHash('sha256')
+  const files = [
+    ...listFiles(join(root, 'src')),
+    join(root, 'scripts', 'bundle.sh'),
+    join(root, 'scripts', 'bundle-extra.sh'),
+    join(root, 'package-lock.json')
+  ].filter((f) => existsSync(f))
+  for (const file of files.sort()) {
+    hash.update(relative(root, file)).update('\0').update(readFileSync(file)).update('\0')
+  }
+  return hash.digest('hex').slice(0, 16)
+}
+
+function listFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? listFiles(join(dir, entry.name)) : [join(dir, entry.name)]
+  )
+}
+
+/** One run's environment: inputs by their action.yml names, the event and its payload. */
+export interface ActionRun {
+  dist: string
+  workspace: string
+  inputs: Record<string, string>
+  eventName: string
+  payload: Record<string, unknown>
+  sha: string
+  apiUrl: string
+  repository?: string
+  extraEnv?: Record<string, string>
+}
+
+/** What a run left behind. */
+export interface ActionResult {
+  status: number | null
+  stdout: string
+  stderr: string
+  outputs: Record<string, string>
+  summary: string
+  runnerTemp: string
+}
+
+/** Starts `node index.js` like the runner and collects its outputs and summary. */
+export async function runAction(run: ActionRun): Promise<ActionResult> {
+  const dir = mkdtempSync(join(tmpdir(), 'tazuna-e2e-run-'))
+  const runnerTemp = join(dir, 'runner-temp')
+  mkdirSync(runnerTemp)
+  const files = {
+    event: join(dir, 'event.json'),
+    summary: join(dir, 'step-summary.md'),
+    output: join(dir, 'output.txt')
+  }
+  writeFileSync(files.event, JSON.stringify(run.payload))
+  writeFileSync(files.summary, '')
+  writeFileSync(files.output, '')
+  const env: Record<string, string> = {
+    PATH: `${process.env.TAZUNA_TEST_TOOLS_DIR ?? ''}:${dirname(process.execPath)}:/usr/bin:/bin`,
+    HOME: dir,
+    ...pick(['HELM_BIN', 'KUSTOMIZE_BIN', 'TAZUNA_ACTION_CACHE']),
+    GITHUB_ACTIONS: 'true',
+    GITHUB_EVENT_NAME: run.eventName,
+    GITHUB_EVENT_PATH: files.event,
+    GITHUB_STEP_SUMMARY: files.summary,
+    GITHUB_OUTPUT: files.output,
+    GITHUB_REPOSITORY: run.repository ?? 'acme/deploy',
+    GITHUB_SHA: run.sha,
+    GITHUB_API_URL: run.apiUrl,
+    GITHUB_SERVER_URL: 'https://github.com',
+    GITHUB_RUN_ID: '4242',
+    GITHUB_RUN_ATTEMPT: '1',
+    GITHUB_WORKSPACE: run.workspace,
+    RUNNER_TEMP: runnerTemp,
+    ...Object.fromEntries(
+      Object.entries(run.inputs).map(([name, value]) => [
+        `INPUT_${name.replace(/ /g, '_').toUpperCase()}`,
+        value
+      ])
+    ),
+    ...run.extraEnv
+  }
+  const child = spawn(process.execPath, [join(run.dist, 'index.js')], { cwd: run.workspace, env })
+  const stdout: Buffer[] = []
+  const stderr: Buffer[] = []
+  child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk))
+  child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk))
+  const status = await new Promise<number | null>((resolve) => child.on('close', resolve))
+  return {
+    status,
+    stdout: Buffer.concat(stdout).toString('utf8'),
+    stderr: Buffer.concat(stderr).toString('utf8'),
+    outputs: parseOutputFile(readFileSync(files.output, 'utf8')),
+    summary: readFileSync(files.summary, 'utf8'),
+    runnerTemp
+  }
+}
+
+const pick = (names: string[]): Record<string, string> =>
+  Object.fromEntries(names.flatMap((n) => (process.env[n] ? [[n, process.env[n]]] : [])))
+
+/** Parses GITHUB_OUTPUT's `name<<delimiter` blocks (the format @actions/core writes). */
+export function parseOutputFile(text: string): Record<string, string> {
+  const outputs: Record<string, string> = {}
+  const lines = text.split('\n')
+  for (let i = 0; i < lines.length; i++) {
+    const start = /^([^<]+)<<(.+)$/.exec(lines[i]!)
+    if (start === null) continue
+    const value: string[] = []
+    for (i++; i < lines.length && lines[i] !== start[2]; i++) value.push(lines[i]!)
+    outputs[start[1]!] = value.join('\n')
+  }
+  return outputs
+}
+
+/** A pull_request payload; `headRepo` differing from the base makes it a fork. */
+export function pullRequestPayload(options: {
+  number: number
+  headSha: string
+  headRepo?: string
+}): Record<string, unknown> {
+  return {
+    action: 'synchronize',
+    number: options.number,
+    pull_request: {
+      number: options.number,
+      head: { sha: options.headSha, repo: { full_name: options.headRepo ?? 'acme/deploy' } },
+      base: { sha: '0'.repeat(40), repo: { full_name: 'acme/deploy' } }
+    },
+    repository: { full_name: 'acme/deploy', name: 'deploy', owner: { login: 'acme' } }
+  }
+}
+
+/** A push payload. */
+export function pushPayload(sha: string): Record<string, unknown> {
+  return {
+    ref: 'refs/heads/main',
+    after: sha,
+    repository: { full_name: 'acme/deploy', name: 'deploy', owner: { login: 'acme' } }
+  }
+}

@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# npm run demo: the action end to end on this machine, no GitHub and no real cluster needed.
+#  1. builds the bundle into a temporary directory (scripts/bundle.sh) and starts a throwaway
+#     kube-apiserver (scripts/cluster.sh) and the loopback GitHub emulator;
+#  2. runs the pull-request flow on a copy of examples/ (node index.js with a runner-like
+#     environment) and prints the rendered PR comment;
+#  3. runs the merge flow (layered apply + state sync) and prints the job summary and report;
+#  4. changes one object in the copy and prints the next pull request's Diff comment;
+#  5. stops what it started.
+set -euo pipefail
+repo="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$repo"
+export PATH="$(bash scripts/node24.sh):$PATH"
+work="$(mktemp -d "${TMPDIR:-/tmp}/tazuna-demo-XXXXXX")"
+emulator_pid=''
+started_cluster=0
+
+cleanup() {
+  if [ -n "$emulator_pid" ]; then kill "$emulator_pid" 2>/dev/null || true; fi
+  if [ "$started_cluster" = 1 ]; then bash scripts/cluster.sh down || true; fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+
+step "Building the action into $work/dist (scripts/bundle.sh)"
+bash scripts/bundle.sh "$work/dist"
+
+step 'Starting the throwaway cluster (scripts/cluster.sh)'
+if bash scripts/cluster.sh env >"$work/cluster.env" 2>/dev/null; then
+  echo 'reusing the cluster that is already running'
+else
+  started_cluster=1
+  bash scripts/cluster.sh up >"$work/cluster.env"
+fi
+# shellcheck disable=SC1091
+. "$work/cluster.env"
+tools_dir="$work/tools"
+mkdir -p "$tools_dir"
+ln -s "$KUSTOMIZE_BIN" "$tools_dir/kustomize"
+ln -s "$HELM_BIN" "$tools_dir/helm"
+
+step 'Starting the GitHub emulator'
+node __tests__/github-emulator/server.ts >"$work/emulator.out" 2>"$work/emulator.err" &
+emulator_pid=$!
+for _ in $(seq 1 50); do
+  grep -q '^GITHUB_API_URL=' "$work/emulator.out" 2>/dev/null && break
+  sleep 0.1
+done
+api_url="$(sed -n 's/^GITHUB_API_URL=//p' "$work/emulator.out")"
+echo "GITHUB_API_URL=$api_url"
+
+cp -R examples "$work/repo"
+head_sha=1111111111111111111111111111111111111111
+merge_sha=2222222222222222222222222222222222222222
+
+# Runs node index.js as GitHub's runner would: inputs as INPUT_<NAME> (dashes kept).
+run_action() { # event sha payload kubeconfig
+  local event="$1" sha="$2" payload="$3" kubeconfig="$4" run="$work/run-$RANDOM"
+  mkdir -p "$run/temp"
+  printf '%s' "$payload" >"$run/event.json"
+  : >"$run/summary.md"
+  : >"$run/output.txt"
+  local status=0
+  (cd "$work/repo" && env -i PATH="$tools_dir:$PATH" HOME="$HOME" \
+    GITHUB_ACTIONS=true GITHUB_EVENT_NAME="$event" GITHUB_EVENT_PATH="$run/event.json" \
+    GITHUB_SHA="$sha" GITHUB_REPOSITORY=acme/deploy GITHUB_API_URL="$api_url" \
+    GITHUB_SERVER_URL=https://github.com GITHUB_RUN_ID=1 GITHUB_WORKSPACE="$work/repo" \
+    GITHUB_STEP_SUMMARY="$run/summary.md" GITHUB_OUTPUT="$run/output.txt" RUNNER_TEMP="$run/temp" \
+    INPUT_CONFIG=tazuna.yaml INPUT_KUBECONFIG="$kubeconfig" INPUT_GITHUB-TOKEN=test-token \
+    node "$work/dist/index.js") >"$run/log.txt" 2>&1 || status=$?
+  LAST_RUN="$run"
+  return "$status"
+}
+
+pr_payload() { # head sha
+  printf '{"number":7,"pull_request":{"number":7,"head":{"sha":"%s","repo":{"full_name":"acme/deploy"}},"base":{"repo":{"full_name":"acme/deploy"}}},"repository":{"full_name":"acme/deploy","name":"deploy","owner":{"login":"acme"}}}' "$1"
+}
+
+show_comment() {
+  node -e '
+    const state = JSON.parse(require("fs").readFileSync(0, "utf8"))
+    const c = state.comments.at(-1)
+    console.log(`(comment ${c.id} by ${c.user.login}, ${[...c.body].length} characters)\n`)
+    console.log(c.body)
+  ' < <(node -e 'fetch(process.argv[1] + "/_emulator/state").then(r => r.text()).then(t => process.stdout.write(t))' "$api_url")
+}
+
+outputs_json() { # GITHUB_OUTPUT's name<<delimiter blocks as JSON
+  node -e '
+    const lines = require("fs").readFileSync(process.argv[1], "utf8").split("\n"), out = {}
+    for (let i = 0; i < lines.length; i++) {
+      const m = /^([^<]+)<<(.+)$/.exec(lines[i]); if (!m) continue
+      const v = []; for (i++; i < lines.length && lines[i] !== m[2]; i++) v.push(lines[i])
+      out[m[1]] = v.join("\n")
+    }
+    console.log(JSON.stringify(out, null, 2))
+  ' "$LAST_RUN/output.txt"
+}
+
+show_outputs() {
+  echo '-- step outputs:'
+  outputs_json
+}
+
+step 'Pull request: check + Diff against recorded State (read-only kubeconfig)'
+run_action pull_request "$head_sha" "$(pr_payload "$head_sha")" "$TAZUNA_TEST_READER_KUBECONFIG" ||
+  { cat "$LAST_RUN/log.txt"; exit 1; }
+show_outputs
+echo '-- the pull-request comment:'
+show_comment
+
+step 'Merge to main: check + layered apply with state sync'
+run_action push "$merge_sha" '{"ref":"refs/heads/main"}' "$TAZUNA_TEST_ADMIN_KUBECONFIG" ||
+  { cat "$LAST_RUN/log.txt"; exit 1; }
+echo '-- log (one group per manifest):'
+grep -E '^::(group|endgroup)::|^\[' "$LAST_RUN/log.txt" | sed 's/^::endgroup::.*//' | sed '/^$/d'
+echo '-- job summary:'
+cat "$LAST_RUN/summary.md"
+echo '-- report.txt:'
+report_json="$(outputs_json | node -e 'console.log(JSON.parse(require("fs").readFileSync(0, "utf8"))["report-path"])')"
+cat "$(dirname "$report_json")/report.txt"
+
+step 'Change one object: GREETING hello -> bonjour in manifests/config/settings.yaml'
+sed -i 's/GREETING: hello/GREETING: bonjour/' "$work/repo/manifests/config/settings.yaml"
+next_sha=3333333333333333333333333333333333333333
+run_action pull_request "$next_sha" "$(pr_payload "$next_sha")" "$TAZUNA_TEST_READER_KUBECONFIG" ||
+  { cat "$LAST_RUN/log.txt"; exit 1; }
+show_outputs
+echo '-- the same comment, updated in place:'
+show_comment
+
+step 'Done; stopping what the demo started'
