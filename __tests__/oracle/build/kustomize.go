@@ -1,0 +1,18 @@
+package main
+
+import (
+	"sigs.k8s.io/kustomize/api/krusty"
+	"sigs.k8s.io/kustomize/kyaml/filesys"
+)
+
+// buildKustomize is Tazuna's kustomize Build (§4.1): krusty with default options on the
+// directory, output resMap.AsYaml() unchanged.
+func buildKustomize(dir string) (string, error) {
+	k := krusty.MakeKustomizer(krusty.MakeDefaultOptions())
+	resMap, err := k.Run(filesys.MakeFsOnDisk(), dir)
+	if err != nil {
+		return "", err
+	}
+	out, err := resMap.AsYaml()
+	return string(out), err
+}
