@@ -1,0 +1,236 @@
+// The apply core over in-memory ports: ordering, State bookkeeping, failure and atomic
+// semantics, tag filtering, concurrency cap, test placement. The same behaviours are shown
+// against the real API server in __tests__/integration/cluster/layered-apply.test.ts.
+import { describe, expect, it } from '@jest/globals'
+import { runLayeredApply, type ApplyOptions } from '../../../src/apply/layered-apply.js'
+import type { ManifestUnit } from '../../../src/apply/manifest-unit.js'
+import { computeContentHash } from '../../../src/state/hash.js'
+import { formatStateKey, stateKeyOf } from '../../../src/state/key.js'
+import type { JsonObject } from '../../../src/yaml/go-yaml.js'
+import { FakeCluster, fakeClock, FakeStore, memoryLog } from './fakes.js'
+
+const cm = (ns: string, name: string, v = '1'): JsonObject => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name, namespace: ns },
+  data: { v }
+})
+const ns = (name: string): JsonObject => ({
+  apiVersion: 'v1',
+  kind: 'Namespace',
+  metadata: { name }
+})
+
+function desired(manifest: string, objects: JsonObject[], alwaysSync: string[] = []) {
+  const entries = new Map<string, string>()
+  for (const o of objects)
+    entries.set(formatStateKey(stateKeyOf(manifest, o)), computeContentHash(o))
+  return { objects, entries, alwaysSync: new Set(alwaysSync) }
+}
+
+const SYNC: ApplyOptions = { sync: true, prune: false, atomic: false, gitCommitHash: 'abc' }
+
+function setup(objects: Record<string, JsonObject[]>) {
+  const cluster = new FakeCluster()
+  const store = new FakeStore()
+  const log = memoryLog()
+  const clock = fakeClock()
+  const run = (layers: ManifestUnit[][], options: Partial<ApplyOptions> = {}, specTests = []) =>
+    runLayeredApply(
+      layers,
+      specTests,
+      { ...SYNC, ...options },
+      {
+        cluster,
+        store,
+        log,
+        clock,
+        build: (m) => Promise.resolve(desired(m.name, objects[m.name] ?? []))
+      }
+    )
+  return { cluster, store, log, run }
+}
+
+const u = (name: string, extra: Partial<ManifestUnit> = {}): ManifestUnit => ({
+  name,
+  type: 'kustomize',
+  ...extra
+})
+
+describe('sync mode', () => {
+  it('applies in render order (Namespace before its ConfigMap), not in state-key order', async () => {
+    const { cluster, run } = setup({ m: [ns('app'), cm('app', 'cfg')] })
+    await run([[u('m')]])
+    expect(cluster.calls).toEqual(['apply v1/Namespace//app', 'apply v1/ConfigMap/app/cfg'])
+  })
+
+  it('records gitCommitHash and a second-precision UTC lastSyncedAt', async () => {
+    const { store, run } = setup({ m: [cm('a', 'x')] })
+    await run([[u('m')]])
+    expect(store.states.get('m')?.metadata).toEqual({
+      gitCommitHash: 'abc',
+      lastSyncedAt: '2026-05-08T01:02:03Z'
+    })
+  })
+
+  it('skips an unnamed manifest without applying anything (§13.10)', async () => {
+    const { cluster, store, run } = setup({ '': [cm('a', 'x')] })
+    const report = await run([[u('')]])
+    expect(report.layers[0]?.manifests[0]?.result).toBe('skipped')
+    expect(cluster.calls).toEqual([])
+    expect(store.saves).toEqual([])
+  })
+
+  it('does not save the State of a manifest that failed half-way', async () => {
+    const { cluster, store, run } = setup({
+      m: [cm('a', 'first'), cm('a', 'broken'), cm('a', 'never')]
+    })
+    cluster.failOn.add('broken')
+    const report = await run([[u('m')]])
+    expect(report.error).toBe(
+      'layer 0 apply failed: manifest "m": failed to apply resource /v1/ConfigMap/a/broken: HTTP 422 Invalid: broken is broken'
+    )
+    expect(cluster.calls).toEqual(['apply v1/ConfigMap/a/first', 'apply v1/ConfigMap/a/broken'])
+    expect(store.saves).toEqual([])
+  })
+
+  it('joins every failure of a layer and runs no later layer', async () => {
+    const { cluster, run } = setup({
+      a: [cm('n', 'bad-a')],
+      b: [cm('n', 'bad-b')],
+      c: [cm('n', 'c')]
+    })
+    cluster.failOn = new Set(['bad-a', 'bad-b'])
+    const report = await run([[u('a'), u('b')], [u('c')]])
+    expect(report.error?.split('\n')).toEqual([
+      'layer 0 apply failed: manifest "a": failed to apply resource /v1/ConfigMap/n/bad-a: HTTP 422 Invalid: bad-a is broken',
+      'manifest "b": failed to apply resource /v1/ConfigMap/n/bad-b: HTTP 422 Invalid: bad-b is broken'
+    ])
+    expect(cluster.calls).not.toContain('apply v1/ConfigMap/n/c')
+    expect(report.layers[1]).toMatchObject({
+      index: 1,
+      result: 'not-run',
+      manifests: [{ manifest: 'c', result: 'not-run' }]
+    })
+  })
+
+  it('passes the keys it applied or pruned as touched keys and the read State as base', async () => {
+    const { store, run } = setup({ m: [cm('a', 'x')] })
+    await run([[u('m')]])
+    expect([...(store.saves[0]?.options.touchedKeys ?? [])]).toEqual(['m//v1/ConfigMap/a/x'])
+    expect(store.saves[0]?.options.base.state.entries.size).toBe(0)
+  })
+
+  it('reads every State with one readMany call', async () => {
+    const { store, run } = setup({})
+    await run([[u('a'), u('b')], [u('c')]])
+    expect(store.readManyCalls).toBe(1)
+  })
+
+  it('with atomic, saves nothing until every layer succeeded, then everything', async () => {
+    const { store, cluster, run } = setup({ a: [cm('n', 'a')], b: [cm('n', 'b')] })
+    let savesDuringApply = -1
+    cluster.onApply = (o) => {
+      if ((o.metadata as JsonObject).name === 'b') savesDuringApply = store.saves.length
+      return Promise.resolve()
+    }
+    await run([[u('a')], [u('b')]], { atomic: true })
+    expect(savesDuringApply).toBe(0)
+    expect(store.saves.map((s) => s.manifest)).toEqual(['a', 'b'])
+  })
+
+  it('applies always-sync keys every time', async () => {
+    const secret: JsonObject = {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 's', namespace: 'n' }
+    }
+    const cluster = new FakeCluster()
+    const store = new FakeStore()
+    const build = () => Promise.resolve(desired('g', [secret], ['g//v1/Secret/n/s']))
+    const deps = { cluster, store, log: memoryLog(), clock: fakeClock(), build }
+    await runLayeredApply([[u('g', { type: 'genesissecret' })]], [], SYNC, deps)
+    const second = await runLayeredApply([[u('g', { type: 'genesissecret' })]], [], SYNC, deps)
+    expect(second.layers[0]?.manifests[0]).toMatchObject({
+      result: 'applied',
+      counts: { alwaysSync: 1, applied: 1 }
+    })
+  })
+})
+
+describe('full mode', () => {
+  it('applies an unnamed manifest but records no State for it', async () => {
+    const { cluster, store, log, run } = setup({ '': [cm('a', 'x')] })
+    await run([[u('')]], { sync: false })
+    expect(cluster.calls).toEqual(['apply v1/ConfigMap/a/x'])
+    expect(store.saves).toEqual([])
+    expect(log.lines).toContain(
+      'warn manifest has no name, its state is not recorded (type kustomize)'
+    )
+  })
+
+  it('runs the manifest tests before saving, so a failing test leaves State alone', async () => {
+    const test = {
+      type: 'ExistNonExist',
+      existNonExist: {
+        resource: { apiVersion: 'v1', kind: 'ConfigMap' },
+        namespace: 'a',
+        name: 'nope',
+        shouldExist: true
+      },
+      minConsecutiveFailureCount: 1
+    }
+    const { store, run } = setup({ m: [cm('a', 'x')] })
+    const report = await run([[u('m', { tests: [test] })]], { sync: false })
+    expect(report.error).toBe(
+      'layer 0 apply failed: manifest "m": test 0 (ExistNonExist) failed: aborting test after 1 consecutive failures (last error: "resource not found (resource: ConfigMap a/nope)")'
+    )
+    expect(store.saves).toEqual([])
+  })
+})
+
+describe('layers', () => {
+  it('skips manifests the tag filter excludes and keeps layer indices', async () => {
+    const { cluster, log, run } = setup({ a: [cm('n', 'a')], b: [cm('n', 'b')] })
+    const report = await run([[u('a', { tags: ['x'] } as Partial<ManifestUnit>)], [u('b')]], {
+      isSelected: (m) => m.name === 'b'
+    })
+    expect(cluster.calls).toEqual(['apply v1/ConfigMap/n/b'])
+    expect(
+      report.layers.map((l) => l.manifests.map((m) => `${l.index}:${m.manifest}:${m.result}`))
+    ).toEqual([['0:a:filtered'], ['1:b:applied']])
+    expect(log.lines).toContain('info skip manifest due to tags filter manifest=a')
+  })
+
+  it('runs at most `concurrency` manifests of a layer at once', async () => {
+    const names = ['a', 'b', 'c', 'd', 'e', 'f']
+    const { cluster, run } = setup(Object.fromEntries(names.map((n) => [n, [cm('n', n)]])))
+    let inFlight = 0
+    let peak = 0
+    cluster.onApply = async () => {
+      peak = Math.max(peak, ++inFlight)
+      await new Promise((r) => setTimeout(r, 5))
+      inFlight--
+    }
+    await run([names.map((n) => u(n))], { concurrency: 2 })
+    expect(peak).toBe(2)
+  })
+
+  it('runs spec.tests after all layers, and fails the run when one fails', async () => {
+    const test = {
+      type: 'ExistNonExist',
+      existNonExist: {
+        resource: { apiVersion: 'v1', kind: 'ConfigMap' },
+        namespace: 'n',
+        name: 'a',
+        shouldExist: false
+      },
+      minConsecutiveFailureCount: 1
+    }
+    const { run } = setup({ a: [cm('n', 'a')] })
+    const report = await run([[u('a')]], {}, [test] as never)
+    expect(report.error).toBe(
+      'spec.tests[0] (ExistNonExist) failed: aborting test after 1 consecutive failures (last error: "resource exists (resource: ConfigMap n/a)")'
+    )
+  })
+})
