@@ -4,7 +4,10 @@ module tazuna-action/oracle/template
 
 go 1.26
 
-require tazuna-action/gotemplate v0.0.0
+require (
+	sigs.k8s.io/yaml v1.6.0
+	tazuna-action/gotemplate v0.0.0
+)
 
 require (
 	dario.cat/mergo v1.0.1 // indirect
@@ -19,7 +22,6 @@ require (
 	github.com/spf13/cast v1.7.0 // indirect
 	go.yaml.in/yaml/v2 v2.4.2 // indirect
 	golang.org/x/crypto v0.26.0 // indirect
-	sigs.k8s.io/yaml v1.6.0 // indirect
 )
 
 replace tazuna-action/gotemplate => ../../../src/template/engine
