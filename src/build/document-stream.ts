@@ -38,6 +38,7 @@ function looksLikeJson(text: string): boolean {
 }
 
 function decodeJsonStream(text: string, file: string): StreamDocument[] {
+  const lineAt = lineTracker(text)
   const docs: StreamDocument[] = []
   let consumed = 0
   for (;;) {
@@ -45,9 +46,9 @@ function decodeJsonStream(text: string, file: string): StreamDocument[] {
     if (start >= text.length) return docs
     const value = jsonValueAt(text, start)
     if (value === undefined || (value.parsed !== null && !isObject(value.parsed))) {
-      return [...docs, ...decodeYamlFallback(text, file, consumed, docs.length)]
+      return [...docs, ...decodeYamlFallback(text, file, consumed, docs.length, lineAt)]
     }
-    docs.push(fixedDocument(value.parsed, lineAt(text, start)))
+    docs.push(fixedDocument(value.parsed, lineAt(start)))
     consumed = value.end
   }
 }
@@ -61,17 +62,18 @@ function decodeYamlFallback(
   text: string,
   file: string,
   consumed: number,
-  decoded: number
+  decoded: number,
+  lineAt: (index: number) => number
 ): StreamDocument[] {
   if (decoded > 1) {
-    throw problem(file, lineAt(text, skipJsonSpace(text, consumed)), 'invalid JSON in a JSON stream')
+    throw problem(file, lineAt(skipJsonSpace(text, consumed)), 'invalid JSON in a JSON stream')
   }
   let from = consumed
   while (from < text.length && GO_SPACE.test(text.charAt(from))) {
     from++
     if (text.charAt(from - 1) === '\n') break
   }
-  return decodeYamlStream(text.slice(from), file, lineAt(text, from) - 1)
+  return decodeYamlStream(text.slice(from), file, lineAt(from) - 1)
 }
 
 function decodeYamlStream(text: string, file: string, lineOffset: number): StreamDocument[] {
@@ -213,10 +215,17 @@ function isObject(v: JsonValue): v is JsonObject {
   return v !== null && typeof v === 'object' && !Array.isArray(v)
 }
 
-function lineAt(text: string, index: number): number {
+/** 1-based line of an index; indexes must not decrease between calls (linear overall). */
+function lineTracker(text: string): (index: number) => number {
+  let at = 0
   let line = 1
-  for (let i = text.indexOf('\n'); i >= 0 && i < index; i = text.indexOf('\n', i + 1)) line++
-  return line
+  return (index) => {
+    for (let i = text.indexOf('\n', at); i >= 0 && i < index; i = text.indexOf('\n', i + 1)) {
+      line++
+      at = i + 1
+    }
+    return line
+  }
 }
 
 function goTrimSpace(s: string): string {

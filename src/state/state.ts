@@ -59,6 +59,8 @@ export function stateToConfigMapData(s: State): Record<string, string> {
  * ignored, missing ones read as `''`, field names match case-insensitively, a `null` document is
  * empty. Anything else that is not valid throws StateDataError naming the ConfigMap and key.
  * Legacy (`/` → `__` only) data keys decode to the same logical keys.
+ * If a legacy and a current data key decode to the same logical key, the one later in byte
+ * order wins (Go's map iteration would pick either).
  */
 export function stateFromConfigMapData(
   data: Readonly<Record<string, string>>,

@@ -67,6 +67,7 @@ describe('objectsFromYaml (spec §4.5)', () => {
   it.each([
     ['a scalar document', 'kind: A\n---\njust text\n', 3],
     ['a separator followed by text', 'kind: A\n--- !tag\nkind: B\n', 2],
+    ['YAML after two JSON objects', '{"kind":"A"}\n{"kind":"B"}\n---\nkind: C\n', 3],
     ['a YAML error in a later document, with its line in the whole stream', 'kind: A\n---\nkind: B\nx: a: b\n', 4]
   ])('rejects %s naming the line', (_name, text, line) => {
     const error = catchError(() => objectsFromYaml(text, { file }))
