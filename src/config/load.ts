@@ -119,7 +119,9 @@ function decodeTazuna(doc: YamlDocument, file: string, sources: SourceIndex): Ta
     lineOf: (p) => (p.length === 0 ? doc.line : doc.lineOf(p)),
     sources
   })
-  if (problems.length > 0) throw new ConfigError(problems)
+  // Go would stop at the first mismatch (in sorted-key order); all of them, by line, read better.
+  if (problems.length > 0)
+    throw new ConfigError(problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0)))
   const config = value as TazunaConfig
   config.spec.manifests.forEach((manifest, i) => {
     manifest.source = sources.locate(config.spec.manifests, i, { file, line: doc.line })

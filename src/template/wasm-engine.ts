@@ -85,15 +85,17 @@ function callRender(renderFn: RenderFunction, request: RenderRequest): string {
  * stdout, which carries command results.
  */
 async function loadRenderFunction(files: GoTemplateFiles): Promise<RenderFunction> {
-  const [glue, packed] = await Promise.all([
-    readFile(files.wasmExec, 'utf8'),
-    readFile(files.wasm)
-  ]).catch((error: unknown) => {
+  let glue: string
+  let packed: Buffer
+  try {
+    packed = await readFile(files.wasm)
+    glue = await readFile(files.wasmExec, 'utf8')
+  } catch (error) {
     throw new Error(
       `cannot read the Go template engine (${files.wasm}): ${(error as Error).message}`,
       { cause: error }
     )
-  })
+  }
   const own: GoGlobal & Record<string | symbol, unknown> = { fs: undefined }
   const goGlobal = new Proxy(own, {
     get: (target, key) => (key in target ? target[key] : (Reflect.get(globalThis, key) as unknown))

@@ -1,0 +1,139 @@
+import { beforeAll, describe, expect, it } from '@jest/globals'
+import path from 'node:path'
+import { parseCommandLine, runCli, type CliIo } from '../../../src/cli.js'
+import { describeWithGo, goTemplateEngineFiles, goTimeout, needsGo } from '../template/go-oracle.js'
+
+const fixtures = path.join('__tests__', 'fixtures')
+
+/** Runs the CLI in-process with captured output; `env` is all the environment it sees. */
+async function cli(argv: string[], env: CliIo['env'] = {}) {
+  let stdout = ''
+  let stderr = ''
+  const code = await runCli(argv, {
+    stdout: (t) => void (stdout += t),
+    stderr: (t) => void (stderr += t),
+    env
+  })
+  return { code, stdout, stderr }
+}
+
+describe('command line parsing', () => {
+  it("applies Tazuna's defaults", () => {
+    expect(parseCommandLine(['check']).flags).toEqual({
+      filePath: 'tazuna.yaml',
+      environment: '',
+      tags: [],
+      logLevel: 'info'
+    })
+  })
+
+  it('accepts global flags before and after the command, long and short', () => {
+    const parsed = parseCommandLine([
+      '-f',
+      'a/tazuna.yaml',
+      'check',
+      '--environment=prod',
+      '-l',
+      'debug'
+    ])
+    expect([parsed.command?.name, parsed.flags]).toEqual([
+      'check',
+      { filePath: 'a/tazuna.yaml', environment: 'prod', tags: [], logLevel: 'debug' }
+    ])
+  })
+
+  it('takes tags comma-separated or repeated', () => {
+    expect(parseCommandLine(['check', '-t', 'a,b', '--tags', 'c', '-t=d']).flags.tags).toEqual([
+      'a',
+      'b',
+      'c',
+      'd'
+    ])
+  })
+})
+
+describe('tazuna-action check', () => {
+  it('prints every problem with file and line to stderr and exits 1, without a stack trace', async () => {
+    const file = path.join(fixtures, 'config-depends-on', 'tazuna.yaml')
+    const result = await cli(['check', '-f', file])
+    expect(result).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: [
+        `error: check failed for tazuna.yaml at ${path.resolve(file)}`,
+        `${file}:3: manifest "a" depends on itself`,
+        `${file}:7: manifest "b" dependsOn references unknown manifest "ghost"`,
+        ''
+      ].join('\n')
+    })
+  })
+
+  it('rejects an unknown command', async () => {
+    expect(await cli(['chekc'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'error: unknown command "chekc"\n'
+    })
+  })
+
+  it('rejects an unknown flag', async () => {
+    expect(await cli(['check', '--fix'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'error: unknown flag: --fix\n'
+    })
+  })
+
+  it('rejects a flag without its value', async () => {
+    const result = await cli(['check', '-f'])
+    expect([result.code, result.stderr]).toEqual([
+      1,
+      'error: flag needs an argument: -f, --file-path <value>\n'
+    ])
+  })
+
+  it('prints usage with --help and exits 0', async () => {
+    const result = await cli(['--help'])
+    expect([result.code, result.stdout.split('\n')[0]]).toEqual([
+      0,
+      'Usage: tazuna-action <command> [flags]'
+    ])
+  })
+})
+
+describeWithGo(`tazuna-action check with templates${needsGo}`, () => {
+  let wasm: string
+  beforeAll(() => {
+    wasm = goTemplateEngineFiles().wasm
+  }, goTimeout)
+
+  it('prints ok and exits 0 for a valid configuration', async () => {
+    const file = path.join(fixtures, 'config-valid', 'tazuna.yaml')
+    const result = await cli(['check', '-f', file, '-e', 'prod'], { TAZUNA_GOTEMPLATE_WASM: wasm })
+    expect(result).toEqual({ code: 0, stdout: 'ok\n', stderr: '' })
+  })
+
+  it(
+    'finds the engine in the build cache when run from source without an override',
+    async () => {
+      const file = path.join(fixtures, 'config-valid', 'tazuna.yaml')
+      const result = await cli(['-e', 'stg', 'check', '--file-path', file], {
+        HOME: process.env.HOME,
+        PATH: process.env.PATH
+      })
+      expect(result).toEqual({ code: 0, stdout: 'ok\n', stderr: '' })
+    },
+    goTimeout
+  )
+
+  it('reports a missing engine file named by TAZUNA_GOTEMPLATE_WASM', async () => {
+    const file = path.join(fixtures, 'config-valid', 'tazuna.yaml')
+    const result = await cli(['check', '-f', file, '-e', 'prod'], {
+      TAZUNA_GOTEMPLATE_WASM: '/nonexistent/gotemplate.wasm.gz'
+    })
+    expect([result.code, result.stderr]).toEqual([
+      1,
+      "error: cannot read the Go template engine (/nonexistent/gotemplate.wasm.gz): ENOENT: no such file or directory, open '/nonexistent/gotemplate.wasm.gz'\n"
+    ])
+  })
+})
