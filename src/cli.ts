@@ -12,6 +12,8 @@ import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { parseArgs, promisify, type ParseArgsOptionsConfig } from 'node:util'
 import packageJson from '../package.json' with { type: 'json' }
+import { applyCommand } from './cli/apply-command.js'
+import { stateDiffCommand, stateListCommand } from './cli/state-commands.js'
 import { checkConfig, checkFailedHeadline } from './config/check.js'
 import { formatProblem } from './errors.js'
 import {
@@ -90,7 +92,7 @@ const check: CliCommand = {
 }
 
 /** Every command, longest names first when they share words. */
-export const commands: readonly CliCommand[] = [check]
+export const commands: readonly CliCommand[] = [check, stateDiffCommand, stateListCommand, applyCommand]
 
 const nodeIo: CliIo = {
   stdout: (text) => process.stdout.write(text),

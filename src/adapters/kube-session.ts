@@ -15,6 +15,8 @@ export interface KubeSession {
   discovery: KubeDiscovery
   cluster: KubeCluster
   store: KubeStateStore
+  /** The kubeconfig's current context (what the context guard checks). */
+  context: string
   /** Where the kubeconfig came from and which context is used (for log lines). */
   describe: string
   /** Closes idle connections. */
@@ -48,6 +50,7 @@ export function openKubeSession(options: KubeSessionOptions = {}): KubeSession {
       ...clock
     }),
     store: new KubeStateStore(client),
+    context: loaded.context,
     describe: `context "${loaded.context}" (${loaded.server}) from ${loaded.source}`,
     close: () => client.close()
   }

@@ -19,7 +19,7 @@ import {
 import { runTestPlugin, type TestPluginSpec } from './test-plugins.js'
 
 /** The mode of a run; `prune` and `atomic` need `sync` (the CLI and inputs enforce it). */
-export interface ApplyOptions {
+export interface ApplyOptions<M extends ManifestUnit = ManifestUnit> {
   sync: boolean
   prune: boolean
   atomic: boolean
@@ -28,7 +28,7 @@ export interface ApplyOptions {
   /** Manifests of one layer in flight at once (default 4). */
   concurrency?: number
   /** Tag filter: unselected manifests are skipped inside their layer (§9.2). */
-  isSelected?: (m: ManifestUnit) => boolean
+  isSelected?: (m: M) => boolean
 }
 
 /** The ports a run uses; `build` renders one manifest. */
@@ -75,7 +75,7 @@ const DEFAULT_CONCURRENCY = 4
 export async function runLayeredApply<M extends ManifestUnit>(
   layers: readonly (readonly M[])[],
   specTests: readonly TestPluginSpec[],
-  options: ApplyOptions,
+  options: ApplyOptions<M>,
   deps: ApplyDeps<M>
 ): Promise<ApplyReport> {
   const started = deps.clock.now()
@@ -120,7 +120,7 @@ export async function runLayeredApply<M extends ManifestUnit>(
 }
 
 interface LayerContext<M extends ManifestUnit> {
-  options: ApplyOptions
+  options: ApplyOptions<M>
   deps: ApplyDeps<M>
   stored: Map<string, StoredState>
   pending: PendingSave[]

@@ -1,0 +1,254 @@
+// The CLI's cluster commands end to end: a real tazuna.yaml with kustomize manifests (real
+// kustomize), the real API server, Tazuna's text output and exit codes. Also proves that a
+// configuration problem means zero connections to the API server.
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import net from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
+import { runCli, type CliCommand, type CommandContext } from '../../../src/cli.js'
+import { applyCommand } from '../../../src/cli/apply-command.js'
+import { stateDiffCommand, stateListCommand } from '../../../src/cli/state-commands.js'
+import { createGoTemplateEngine } from '../../../src/template/wasm-engine.js'
+import { adminSession, uniqueName } from './helpers.js'
+
+interface Output {
+  code: number
+  stdout: string
+  stderr: string
+}
+
+/** Runs a command like src/cli.ts does: thrown errors become `error: ...` and exit code 1. */
+async function runCommand(
+  command: CliCommand,
+  file: string,
+  options: CommandContext['options'] = {},
+  env: Record<string, string | undefined> = { KUBECONFIG: process.env.TAZUNA_TEST_ADMIN_KUBECONFIG }
+): Promise<Output> {
+  const out = { stdout: '', stderr: '' }
+  const ctx: CommandContext = {
+    flags: { filePath: file, environment: '', tags: [], logLevel: 'info' },
+    options,
+    args: [],
+    io: {
+      stdout: (t) => (out.stdout += t),
+      stderr: (t) => (out.stderr += t),
+      env: { KUSTOMIZE_BIN: process.env.KUSTOMIZE_BIN, ...env }
+    },
+    templates: createGoTemplateEngine(() => {
+      throw new Error('these fixtures use no templates')
+    }),
+    version: '0.1.0'
+  }
+  try {
+    return { code: await command.run(ctx), ...out }
+  } catch (error) {
+    return {
+      code: 1,
+      stdout: out.stdout,
+      stderr: out.stderr + `error: ${(error as Error).message}\n`
+    }
+  }
+}
+
+/** Writes a tazuna.yaml with one kustomize manifest whose ConfigMaps carry `data`. */
+function writeProject(
+  dir: string,
+  manifest: string,
+  ns: string,
+  configMaps: Record<string, Record<string, string>>
+): string {
+  const base = path.join(dir, 'base')
+  mkdirSync(base, { recursive: true })
+  const docs = [
+    { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } },
+    ...Object.entries(configMaps).map(([name, data]) => ({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name, namespace: ns },
+      data
+    }))
+  ]
+  writeFileSync(
+    path.join(base, 'objects.yaml'),
+    docs.map((d) => JSON.stringify(d)).join('\n---\n') + '\n'
+  )
+  writeFileSync(path.join(base, 'kustomization.yaml'), 'resources:\n  - objects.yaml\n')
+  const file = path.join(dir, 'tazuna.yaml')
+  writeFileSync(
+    file,
+    [
+      'spec:',
+      '  manifests:',
+      `    - name: ${manifest}`,
+      '      type: kustomize',
+      '      path: ./base',
+      ''
+    ].join('\n')
+  )
+  return file
+}
+
+let admin: ReturnType<typeof adminSession>
+beforeAll(() => {
+  admin = adminSession()
+})
+afterAll(() => admin.close())
+
+describe('apply, state diff and state list on a kustomize project', () => {
+  it('syncs, then diff shows no changes, list shows the State, a change shows as modified', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'cli-sync-'))
+    const [m, ns] = [uniqueName('cli'), uniqueName('ns')]
+    const file = writeProject(dir, m, ns, { web: { v: '1' } })
+
+    const applied = await runCommand(applyCommand, file, { sync: true })
+    expect(applied).toMatchObject({ code: 0, stdout: '' })
+    expect(applied.stderr).toContain(
+      `synced resource manifest=${m} diff=added resource=/v1/ConfigMap/${ns}/web`
+    )
+
+    expect(await runCommand(stateDiffCommand, file)).toEqual({
+      code: 0,
+      stdout: 'No changes detected.\n',
+      stderr: ''
+    })
+
+    const listed = await runCommand(stateListCommand, file)
+    expect(listed.code).toBe(0)
+    expect(listed.stdout).toMatch(new RegExp(`^Manifest: ${m}\\n  Last synced: \\S+Z\\n`))
+    expect(listed.stdout).toContain(`  /v1/ConfigMap/${ns}/web`)
+
+    writeProject(dir, m, ns, { web: { v: '2' } })
+    const diff = await runCommand(stateDiffCommand, file)
+    expect(diff.code).toBe(0)
+    expect(diff.stdout).toMatch(
+      new RegExp(
+        `^Manifest: ${m}\\n  STATUS +RESOURCE +HASH\\n  modified +/v1/ConfigMap/${ns}/web +[0-9a-f]{64}\\n\\n$`
+      )
+    )
+  })
+
+  it('refuses --prune and --atomic without --sync', async () => {
+    const file = writeProject(mkdtempSync(path.join(os.tmpdir(), 'cli-flags-')), 'm', 'ns', {})
+    expect(await runCommand(applyCommand, file, { prune: true })).toMatchObject({
+      code: 1,
+      stderr: 'error: --prune requires --sync\n'
+    })
+    expect(await runCommand(applyCommand, file, { atomic: true })).toMatchObject({
+      code: 1,
+      stderr: 'error: --atomic requires --sync\n'
+    })
+  })
+
+  it('prunes with TAZUNA_STATE_SYNC_DELETE=true in sync mode', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'cli-prune-'))
+    const [m, ns] = [uniqueName('cli'), uniqueName('ns')]
+    const file = writeProject(dir, m, ns, { a: {}, b: {} })
+    expect((await runCommand(applyCommand, file, { sync: true })).code).toBe(0)
+    writeProject(dir, m, ns, { a: {} })
+    const env = {
+      KUBECONFIG: process.env.TAZUNA_TEST_ADMIN_KUBECONFIG,
+      TAZUNA_STATE_SYNC_DELETE: 'TRUE'
+    }
+    expect((await runCommand(applyCommand, file, { sync: true }, env)).code).toBe(0)
+    expect(
+      await admin.cluster.get({ apiVersion: 'v1', kind: 'ConfigMap', namespace: ns, name: 'b' })
+    ).toBeUndefined()
+  })
+
+  it('fails with the layer error and exit code 1 when an object is refused', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'cli-fail-'))
+    const m = uniqueName('cli')
+    const file = writeProject(dir, m, uniqueName('ns'), { ok: {} })
+    writeFileSync(
+      path.join(dir, 'base', 'objects.yaml'),
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'x', namespace: 'missing-ns-cli' }
+      }) + '\n'
+    )
+    const out = await runCommand(applyCommand, file, { sync: true })
+    expect(out.code).toBe(1)
+    expect(out.stderr).toContain(
+      `error: layer 0 apply failed: manifest "${m}": failed to apply resource /v1/ConfigMap/missing-ns-cli/x: ` +
+        'apply v1 ConfigMap missing-ns-cli/x: HTTP 404 NotFound: namespaces "missing-ns-cli" not found\n'
+    )
+  })
+
+  it('fails the context guard before applying anything', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'cli-guard-'))
+    const m = uniqueName('cli')
+    const file = writeProject(dir, m, uniqueName('ns'), {})
+    writeFileSync(
+      file,
+      `spec:\n  context_matches: ["kind-.*"]\n  manifests:\n    - name: ${m}\n      type: kustomize\n      path: ./base\n`
+    )
+    const out = await runCommand(applyCommand, file, { sync: true })
+    expect(out.code).toBe(1)
+    expect(out.stderr).toMatch(
+      /error: current context "[^"]+" does not match any of context_matches patterns \["kind-\.\*"\]\n$/
+    )
+    expect((await admin.store.read(m)).resourceVersion).toBeUndefined()
+  })
+})
+
+describe('a configuration problem', () => {
+  it('means zero connections to the API server', async () => {
+    let connections = 0
+    // Answers in plain text, so a TLS client fails at once (EPROTO, not retried).
+    const server = net.createServer((socket) => {
+      connections++
+      socket.end('HTTP/1.1 400 Bad Request\r\n\r\n')
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    try {
+      const port = (server.address() as net.AddressInfo).port
+      const dir = mkdtempSync(path.join(os.tmpdir(), 'cli-zero-'))
+      const kubeconfig = path.join(dir, 'kubeconfig')
+      writeFileSync(
+        kubeconfig,
+        JSON.stringify({
+          apiVersion: 'v1',
+          kind: 'Config',
+          clusters: [
+            {
+              name: 'c',
+              cluster: { server: `https://127.0.0.1:${port}`, 'insecure-skip-tls-verify': true }
+            }
+          ],
+          users: [{ name: 'u', user: { token: 't' } }],
+          contexts: [{ name: 'ctx', context: { cluster: 'c', user: 'u' } }],
+          'current-context': 'ctx'
+        })
+      )
+      const env = { KUBECONFIG: kubeconfig }
+      const bad = writeProject(dir, 'Bad_Name', 'ns', {})
+      const out = await runCommand(applyCommand, bad, { sync: true }, env)
+      expect(out.code).toBe(1)
+      expect(out.stderr).toContain(`error: check failed for tazuna.yaml at ${bad}`)
+      expect(out.stderr).toContain('name "Bad_Name" contains invalid characters')
+      expect(connections).toBe(0)
+
+      // The counter works: a command that does reach the cluster connects.
+      const good = writeProject(dir, 'good', 'ns', {})
+      const reached = await runCommand(stateListCommand, good, {}, env)
+      expect(reached.stderr).toMatch(
+        /^error: read state of manifest "good" .*: request to https:\/\/127\.0\.0\.1:\d+ failed \(EPROTO\)\n$/
+      )
+      expect(connections).toBeGreaterThan(0)
+    } finally {
+      server.close()
+    }
+  })
+})
+
+describe('registration in the command table', () => {
+  it('runs apply through runCli with its own flags', async () => {
+    const file = writeProject(mkdtempSync(path.join(os.tmpdir(), 'cli-table-')), 'm', 'ns', {})
+    let stderr = ''
+    const io = { stdout: () => undefined, stderr: (t: string) => (stderr += t), env: {} }
+    expect(await runCli(['apply', '--atomic', '-f', file], io)).toBe(1)
+    expect(stderr).toBe('error: --atomic requires --sync\n')
+  })
+})
