@@ -92,7 +92,12 @@ const check: CliCommand = {
 }
 
 /** Every command, longest names first when they share words. */
-export const commands: readonly CliCommand[] = [check, stateDiffCommand, stateListCommand, applyCommand]
+export const commands: readonly CliCommand[] = [
+  check,
+  stateDiffCommand,
+  stateListCommand,
+  applyCommand
+]
 
 const nodeIo: CliIo = {
   stdout: (text) => process.stdout.write(text),
