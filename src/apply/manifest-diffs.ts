@@ -3,6 +3,7 @@
  * Diff between its recorded State and what its manifests render now. Reads State with one
  * list request; never writes, so a read-only kubeconfig suffices.
  */
+import { resolveLayers, type LayerInput } from '../plan/layers.js'
 import { computeDiff, type DiffEntry } from '../state/diff.js'
 import type { BuildDesired, ManifestUnit } from './manifest-unit.js'
 import { mapConcurrently } from './layered-apply.js'
@@ -48,4 +49,23 @@ export async function computeManifestDiffs<M extends ManifestUnit>(
       entries: computeDiff(entries, desired.entries, desired.alwaysSync)
     }
   })
+}
+
+/** What a pull-request run shows: every manifest's Diff and the apply layers (names). */
+export interface DiffPlan {
+  diffs: ManifestDiff[]
+  /** resolveLayers over every manifest (§9.2); throws LayerError for a bad dependsOn graph. */
+  layers: string[][]
+}
+
+/**
+ * The read-only PR computation: layers first (so a bad dependsOn graph fails before any
+ * request), then every manifest's Diff with one State list request.
+ */
+export async function computeDiffPlan<M extends ManifestUnit & LayerInput>(
+  manifests: readonly M[],
+  deps: { store: StateStore; build: BuildDesired<M>; log: ApplyLog }
+): Promise<DiffPlan> {
+  const layers = resolveLayers(manifests).map((layer) => layer.map((m) => m.name))
+  return { diffs: await computeManifestDiffs(manifests, deps), layers }
 }
