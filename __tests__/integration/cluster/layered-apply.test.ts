@@ -244,6 +244,85 @@ describe('apply --sync', () => {
   })
 })
 
+describe('test plugins on live objects', () => {
+  it("runs a manifest's WaitUntil (CEL) and ExistNonExist tests after its sync", async () => {
+    const m = uniqueName('tests')
+    const ns = uniqueName('ns')
+    const resource = { apiVersion: 'v1', kind: 'ConfigMap' }
+    const tests = [
+      {
+        type: 'WaitUntil',
+        waitUntil: {
+          resource,
+          namespace: ns,
+          name: 'a',
+          condition: 'object.data.v == "1" && size(object.data) == 1'
+        }
+      },
+      {
+        type: 'ExistNonExist',
+        existNonExist: { resource, namespace: ns, name: 'absent', shouldExist: false }
+      }
+    ]
+    const { report } = await run(admin, [[unit(m, { tests })]], {
+      [m]: [namespace(ns), configMap(ns, 'a', { v: '1' })]
+    })
+    expect(report).toMatchObject({ ok: true })
+  })
+
+  it('fails the manifest when a test keeps failing, after its State was saved (sync mode)', async () => {
+    const m = uniqueName('tests')
+    const ns = uniqueName('ns')
+    const tests = [
+      {
+        type: 'WaitUntil',
+        minConsecutiveFailureCount: 2,
+        intervalSeconds: 1,
+        waitUntil: {
+          resource: { apiVersion: 'v1', kind: 'ConfigMap' },
+          namespace: ns,
+          name: 'a',
+          condition: 'object.data.v == "2"'
+        }
+      }
+    ]
+    const { report } = await run(admin, [[unit(m, { tests })]], {
+      [m]: [namespace(ns), configMap(ns, 'a', { v: '1' })]
+    })
+    expect(report.error).toMatch(
+      new RegExp(
+        `^layer 0 apply failed: manifest "${m}": test 0 \\(WaitUntil\\) failed: aborting test after 2 consecutive failures \\(last error: .*is not satisfied \\(resource: ${ns}/a\\)"\\)$`
+      )
+    )
+    expect((await admin.store.read(m)).state.entries.size).toBe(2)
+  })
+})
+
+describe('State written by the Go CLI with legacy data keys', () => {
+  it('is read as the same State, so an unchanged manifest syncs as unchanged', async () => {
+    const m = uniqueName('legacy')
+    const ns = uniqueName('ns')
+    const objects = [namespace(ns), configMap(ns, 'a', { v: '1' })]
+    const desired = desiredOf(m, objects)
+    const data: Record<string, string> = {
+      _metadata: '{"gitCommitHash":"","lastSyncedAt":"2026-01-01T00:00:00Z"}'
+    }
+    for (const [key, hash] of desired.entries)
+      data[key.replaceAll('/', '__')] = `{"contentHash":"${hash}"}`
+    const res = await admin.client.request(
+      {
+        method: 'POST',
+        path: '/api/v1/namespaces/tazuna/configmaps',
+        body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `tazuna-state-${m}` }, data }
+      },
+      'test setup'
+    )
+    expect(res.status).toBe(201)
+    const { report } = await run(admin, [[unit(m)]], { [m]: objects })
+    expect(report.layers[0]?.manifests[0]?.result).toBe('unchanged')
+  })
+})
+
 describe('plain apply (full mode)', () => {
   it('applies everything and overwrites State with exactly the applied objects', async () => {
     const m = uniqueName('full')
