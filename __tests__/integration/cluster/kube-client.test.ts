@@ -8,6 +8,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from '@jest/globals'
 import { KubeClient } from '../../../src/adapters/kube-client.js'
+import { KubeDiscovery } from '../../../src/adapters/kube-discovery.js'
 import { loadKubeConfig } from '../../../src/adapters/kube-config.js'
 import { ClusterError } from '../../../src/errors.js'
 
@@ -199,5 +200,72 @@ describe('KubeClient', () => {
     client.close()
     expect(server.requests).toHaveLength(5)
     expect(server.connections).toBe(1)
+  })
+})
+
+describe('KubeDiscovery without aggregated discovery', () => {
+  it('falls back to one resource list per group/version and skips an unavailable one', async () => {
+    const routes: Record<string, { status: number; body: unknown }> = {
+      '/version': { status: 200, body: { gitVersion: 'v1.29.0' } },
+      '/api': { status: 200, body: { kind: 'APIVersions', versions: ['v1'] } },
+      '/apis': {
+        status: 200,
+        body: {
+          kind: 'APIGroupList',
+          groups: [
+            { name: 'apps', versions: [{ version: 'v1' }] },
+            { name: 'metrics.k8s.io', versions: [{ version: 'v1beta1' }] }
+          ]
+        }
+      },
+      '/api/v1': {
+        status: 200,
+        body: {
+          resources: [
+            { name: 'configmaps', kind: 'ConfigMap', namespaced: true },
+            { name: 'namespaces', kind: 'Namespace', namespaced: false },
+            { name: 'pods/eviction', kind: 'Eviction', namespaced: true }
+          ]
+        }
+      },
+      '/apis/apps/v1': {
+        status: 200,
+        body: { resources: [{ name: 'deployments', kind: 'Deployment', namespaced: true }] }
+      },
+      '/apis/metrics.k8s.io/v1beta1': { status: 503, body: {} }
+    }
+    const server = http.createServer((req, res) => {
+      const route = routes[req.url ?? ''] ?? { status: 404, body: {} }
+      res.writeHead(route.status, { 'Content-Type': 'application/json' })
+      res.end(JSON.stringify(route.body))
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    const client = clientFor(url, 200)
+    try {
+      const discovery = new KubeDiscovery(client)
+      expect(await discovery.capabilities()).toEqual({
+        kubeVersion: 'v1.29.0',
+        apiVersions: [
+          'apps/v1',
+          'apps/v1/Deployment',
+          'v1',
+          'v1/ConfigMap',
+          'v1/Eviction',
+          'v1/Namespace'
+        ]
+      })
+      expect(await discovery.resourceFor('v1', 'Namespace')).toEqual({
+        group: '',
+        version: 'v1',
+        kind: 'Namespace',
+        resource: 'namespaces',
+        namespaced: false
+      })
+    } finally {
+      client.close()
+      server.closeAllConnections()
+      server.close()
+    }
   })
 })
