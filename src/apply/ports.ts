@@ -4,7 +4,10 @@
  * run) and in-memory fakes serve the unit tests.
  */
 import type { JsonObject } from '../yaml/go-yaml.js'
+import type { HelmCapabilities } from '../build/context.js'
 import type { State } from '../state/state.js'
+
+export type { HelmCapabilities }
 
 /** Identifies one Kubernetes object; `namespace` absent for cluster-scoped objects. */
 export interface ObjectRef {
@@ -51,14 +54,6 @@ export interface Cluster {
   delete(ref: ObjectRef): Promise<void>
   /** The live object, or undefined when it does not exist. */
   get(ref: ObjectRef): Promise<JsonObject | undefined>
-}
-
-/** What Helm needs to know about the target cluster (§4.2 step 5). */
-export interface HelmCapabilities {
-  /** The API server's gitVersion, e.g. `v1.32.13`. */
-  kubeVersion: string
-  /** Every served group/version and every group/version/Kind, sorted, deduplicated. */
-  apiVersions: string[]
 }
 
 /** Server version and served API resources, discovered once per run. */
