@@ -8,7 +8,7 @@
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { ConfigError } from '../errors.js'
-import type { JsonObject } from '../yaml/go-yaml.js'
+import type { JsonObject, JsonValue } from '../yaml/go-yaml.js'
 import type { BuildManifestSpec } from './context.js'
 import { parseDotenv } from './dotenv.js'
 import {
@@ -18,7 +18,7 @@ import {
 } from './genesissecret-spec.js'
 import type { BuildRun } from './helmfile.js'
 import { fetchOpItem, parseOpUri } from './onepassword.js'
-import { marshalSecretYaml } from './secret-yaml.js'
+import { jsonToYamlString, marshalSecretYaml } from './secret-yaml.js'
 
 /** The built-in 1Password provider, used when `spec.provider` is empty. */
 export const DEFAULT_OP_PROVIDER = 'default-op'
@@ -47,7 +47,7 @@ export async function buildGenesisSecret(
   for (const [key, value] of Object.entries(spec.static ?? {})) data.set(key, value)
   for (const value of data.values()) run.registerSecret(value)
   const objects = spec.outputs.flatMap((o) =>
-    o.kind === 'kubernetesSecret' ? [secretObject(o.secret, data)] : []
+    o.kind === 'kubernetesSecret' ? [asMarshalled(secretObject(o.secret, data), where)] : []
   )
   return { text: objects.map(marshalSecretYaml).join('---\n'), objects }
 }
@@ -72,14 +72,17 @@ export function mapItems(
 
 /**
  * The v1 Secret as sigs.k8s.io/yaml would marshal Tazuna's corev1.Secret: empty name,
- * namespace, labels, annotations and stringData are omitted (omitempty), creationTimestamp is
- * always there as null, type defaults to Opaque.
+ * namespace, labels, annotations and stringData are omitted (omitempty), type defaults to
+ * Opaque. `metadata.creationTimestamp` is omitted too: spec §4.3 says it is emitted as null,
+ * but since k8s.io/apimachinery v0.35 (Tazuna's Helm v3.21.0 requires v0.35.1) the field is
+ * tagged `omitempty,omitzero`, and the Go oracle (__tests__/oracle/build) confirms it is absent.
+ * The ContentHash is the same either way (the hash drops creationTimestamp, §6).
  */
 export function secretObject(
   output: KubernetesSecretOutput,
   data: ReadonlyMap<string, string>
 ): JsonObject {
-  const metadata: JsonObject = { creationTimestamp: null }
+  const metadata: JsonObject = {}
   if (output.name !== '') metadata.name = output.name
   if (output.namespace !== '') metadata.namespace = output.namespace
   if (output.labels && Object.keys(output.labels).length > 0) metadata.labels = { ...output.labels }
@@ -90,6 +93,30 @@ export function secretObject(
   if (data.size > 0) secret.stringData = Object.fromEntries(data)
   secret.type = output.type === '' ? 'Opaque' : output.type
   return secret
+}
+
+/**
+ * The Secret as Tazuna's Build text parses back (diff and sync hash that): every string goes
+ * through sigs.k8s.io/yaml's JSON → YAML read (see jsonToYamlString); a value it refuses fails
+ * the build, as Marshal fails in Go.
+ */
+export function asMarshalled(obj: JsonObject, where: string): JsonObject {
+  const convert = (value: JsonValue, path: string): JsonValue => {
+    if (typeof value === 'string') {
+      const result = jsonToYamlString(value)
+      if ('error' in result) throw new ConfigError([], `${where}: Secret field ${path} ${result.error}`)
+      return result.value
+    }
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return value
+    const out: JsonObject = {}
+    for (const [key, v] of Object.entries(value)) {
+      const k = jsonToYamlString(key)
+      if ('error' in k) throw new ConfigError([], `${where}: a key in Secret field ${path} ${k.error}`)
+      out[k.value] = convert(v, path === '' ? key : `${path}.${key}`)
+    }
+    return out
+  }
+  return convert(obj, '') as JsonObject
 }
 
 type Fetcher = (source: GenesisSecretSource) => Promise<Map<string, string>>

@@ -26,7 +26,34 @@ export function marshalSecretYaml(obj: JsonObject): string {
   return e.text()
 }
 
-/** go-yaml v2 sorter.go keyList.Less for two string keys. */
+/**
+ * A string as it comes back from sigs.k8s.io/yaml's JSON → go-yaml v2 read, before the write:
+ * encoding/json leaves U+0085 (NEL) unescaped, and go-yaml folds it like a line break inside a
+ * double-quoted scalar (one NEL and the spaces around it → one space; n NELs → n-1 newlines).
+ * Characters go-yaml's reader refuses (DEL, C1 controls other than NEL, U+FFFE, U+FFFF) make
+ * Marshal fail; this returns a message naming the code point instead of a value.
+ */
+export function jsonToYamlString(s: string): { value: string } | { error: string } {
+  const bad = /[\u007f-\u0084\u0086-\u009f\ufffe\uffff]/.exec(s)
+  if (bad !== null) {
+    const point = (bad[0].codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')
+    return { error: `contains U+${point}, a control character sigs.k8s.io/yaml cannot marshal` }
+  }
+  if (!s.includes('\u0085')) return { value: s }
+  return {
+    value: s.replace(/ *(?:\u0085 *)+/g, (run) => {
+      const breaks = run.split('\u0085').length - 1
+      return breaks === 1 ? ' ' : '\n'.repeat(breaks - 1)
+    })
+  }
+}
+
+/**
+ * go-yaml v2 sorter.go keyList.Less for two string keys. It is not a strict order for every
+ * key set (digit runs with leading zeros next to letters can form cycles, e.g. `a10 < a1b2 <
+ * a9 < a10`); Go then sorts map keys in an order that depends on map iteration, which no port
+ * can reproduce. Realistic Secret keys, labels and annotations do not form such cycles.
+ */
 export function goYamlKeyLess(a: string, b: string): boolean {
   const ar = [...a]
   const br = [...b]
@@ -69,14 +96,11 @@ class Emitter {
   private column = 0
   private whitespace = true
   private indention = true
-  private openEnded = false
   private indent = -1
 
+  // encode.go finish() clears open_ended before the stream end, so a keep-chomped literal at
+  // the very end never gets a `...` marker: nothing to write after the document.
   text(): string {
-    if (this.openEnded) {
-      this.indicator('...', true, false, false)
-      this.writeIndent()
-    }
     return Buffer.from(this.out).toString('utf8')
   }
 
@@ -174,7 +198,6 @@ class Emitter {
     for (const b of utf8(text)) this.put(b)
     this.whitespace = isWhitespace
     this.indention = this.indention && isIndention
-    this.openEnded = false
   }
 
   private plainScalar(v: Uint8Array, allowBreaks: boolean): void {
@@ -289,23 +312,17 @@ class Emitter {
 
   private blockHints(v: Uint8Array): void {
     if (v[0] === 0x20 || isBreak(v, 0)) this.indicator(String(BEST_INDENT), false, false, false)
-    this.openEnded = false
     let chomp = ''
     if (v.length === 0) chomp = '-'
     else {
       let i = v.length - 1
       while (((v[i] ?? 0) & 0xc0) === 0x80) i--
       if (!isBreak(v, i)) chomp = '-'
-      else if (i === 0) {
-        chomp = '+'
-        this.openEnded = true
-      } else {
+      else if (i === 0) chomp = '+'
+      else {
         i--
         while (((v[i] ?? 0) & 0xc0) === 0x80) i--
-        if (isBreak(v, i)) {
-          chomp = '+'
-          this.openEnded = true
-        }
+        if (isBreak(v, i)) chomp = '+'
       }
     }
     if (chomp !== '') this.indicator(chomp, false, false, false)

@@ -58,6 +58,9 @@ func buildHelmfile(path string, opts helmfileOptions, c fixtureCase) (string, er
 	if err != nil {
 		return "", err
 	}
+	if err := applyHintDefaults(filepath.Dir(path), vars); err != nil {
+		return "", err
+	}
 	file, err := resolveHelmfile(path)
 	if err != nil {
 		return "", err
@@ -281,4 +284,42 @@ func mergeMaps(a, b map[string]any) map[string]any {
 		out[k] = v
 	}
 	return out
+}
+
+// applyHintDefaults gives every var declared in DIR/tazuna.hint.yaml and not provided its
+// default or typed zero value (§4.2.1; validation is unit-tested on the TypeScript side). DIR is
+// dir(path) as in Tazuna (§13.21), the parent directory when path is a directory.
+func applyHintDefaults(dir string, vars map[string]any) error {
+	raw, err := os.ReadFile(filepath.Join(dir, "tazuna.hint.yaml"))
+	if os.IsNotExist(err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	var hint struct {
+		Vars map[string]struct {
+			Type    string `json:"type"`
+			Default any    `json:"default"`
+		} `json:"vars"`
+	}
+	if err := yaml.Unmarshal(raw, &hint); err != nil {
+		return err
+	}
+	for name, v := range hint.Vars {
+		if _, ok := vars[name]; ok {
+			continue
+		}
+		switch {
+		case v.Default != nil:
+			vars[name] = v.Default
+		case v.Type == "slice":
+			vars[name] = []any{}
+		case v.Type == "map":
+			vars[name] = map[string]any{}
+		default:
+			vars[name] = ""
+		}
+	}
+	return nil
 }

@@ -8,9 +8,11 @@
 // Usage (from this directory):
 //
 //	go run . ../../fixtures/build-kustomize-overlays [more fixture dirs...]
+//	go run . -yaml ../../fixtures/build-secret-yaml
 //
 // Each DIR/case.json is read and DIR/expected.json (objects, keys, hashes) and
-// DIR/expected-build.yaml (the raw `tazuna build` text of the manifest) are written.
+// DIR/expected-build.yaml (the raw `tazuna build` text of the manifest) are written. With
+// -yaml, DIR/cases.json holds maps to marshal with sigs.k8s.io/yaml (see secretyaml.go).
 package main
 
 import (
@@ -69,6 +71,13 @@ func main() {
 	if len(os.Args) < 2 {
 		fmt.Fprintln(os.Stderr, "usage: go run . FIXTURE_DIR...")
 		os.Exit(2)
+	}
+	if os.Args[1] == "-yaml" && len(os.Args) == 3 {
+		if err := marshalCases(os.Args[2]); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		return
 	}
 	for _, dir := range os.Args[1:] {
 		if err := runFixture(dir); err != nil {
