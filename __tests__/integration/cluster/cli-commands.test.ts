@@ -5,12 +5,16 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
 import { runCli, type CliCommand, type CommandContext } from '../../../src/cli.js'
 import { applyCommand } from '../../../src/cli/apply-command.js'
 import { stateDiffCommand, stateListCommand } from '../../../src/cli/state-commands.js'
 import { createGoTemplateEngine } from '../../../src/template/wasm-engine.js'
 import { adminSession, uniqueName } from './helpers.js'
+
+// The project's testTimeout is not applied per project; CRDs and retries need more than 5 s
+// on a busy 2-core machine.
+jest.setTimeout(60_000)
 
 interface Output {
   code: number
