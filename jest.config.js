@@ -20,8 +20,10 @@ export default {
         '<rootDir>/__tests__/e2e/**/*.test.ts'
       ],
       globalSetup: '<rootDir>/__tests__/cluster/global-setup.ts',
-      globalTeardown: '<rootDir>/__tests__/cluster/global-teardown.ts',
-      testTimeout: 120000
+      globalTeardown: '<rootDir>/__tests__/cluster/global-teardown.ts'
     }
-  ]
+  ],
+  // A global option: jest ignores testTimeout inside a project. Cluster tests wait on a real
+  // API server and real tools on a busy 2-core machine.
+  testTimeout: 120000
 }
