@@ -1,11 +1,109 @@
+/**
+ * The action's composition root: inputs -> adapters -> flows. The one place that catches
+ * everything and fails the step (house style); every other module throws.
+ */
 import * as core from '@actions/core'
+import * as github from '@actions/github'
+import packageJson from '../package.json' with { type: 'json' }
+import { pullRequestOf } from './action/github-event.js'
+import { runCheckFlow } from './action/check-flow.js'
+import { runDiffFlow } from './action/diff-flow.js'
+import { createEngine } from './action/engine.js'
+import { runMergeFlow } from './action/merge-flow.js'
+import { createActionsRunner } from './adapters/actions-reporting.js'
+import { writeKubeconfigFile } from './adapters/actions-files.js'
+import { upsertStickyComment } from './adapters/github-comments.js'
+import { readSettings, type KubeconfigSource, type Settings } from './inputs.js'
 
-/** The action's composition root: the one place that catches everything and fails the step. */
+/** Runs the action: check, Diff (pull requests) or apply (pushes), as the inputs say. */
 export async function run(): Promise<void> {
   try {
-    core.info(`tazuna-action on Node ${process.versions.node}`)
-    await Promise.resolve()
+    const settings = readSettings({
+      input: (name) => core.getInput(name),
+      env: (name) => process.env[name],
+      eventName: github.context.eventName ?? ''
+    })
+    if (settings.githubToken !== '') core.setSecret(settings.githubToken)
+    await runMode(settings)
   } catch (error) {
     core.setFailed(error instanceof Error ? error.message : String(error))
   }
+}
+
+async function runMode(settings: Settings): Promise<void> {
+  const env = process.env
+  const runner = createActionsRunner({
+    workspace: env.GITHUB_WORKSPACE || process.cwd(),
+    runnerTemp: env.RUNNER_TEMP,
+    summaryFile: env.GITHUB_STEP_SUMMARY
+  })
+  const kubeconfig = kubeconfigPath(settings.kubeconfig, env.RUNNER_TEMP)
+  const engine = createEngine(settings, {
+    ...(kubeconfig === undefined ? {} : { kubeconfig }),
+    env,
+    registerSecret: (value) => core.setSecret(value),
+    templateDir: import.meta.dirname,
+    version: packageJson.version,
+    log: { info: (message) => core.info(message), warn: (message) => core.warning(message) }
+  })
+  const target = {
+    config: settings.config,
+    environment: settings.environment,
+    sha: github.context.sha ?? ''
+  }
+  try {
+    if (settings.mode === 'check') return await runCheckFlow({ engine, runner }, target)
+    if (settings.mode === 'apply') return await runMergeFlow({ engine, runner }, target)
+    const repository = repositoryOf()
+    const pullRequest = repository && pullRequestOf(github.context.payload, repository)
+    await runDiffFlow(
+      {
+        engine,
+        runner,
+        postComment: (comment) => upsertStickyComment(settings.githubToken, comment)
+      },
+      {
+        ...target,
+        ...(pullRequest ? { pullRequest } : {}),
+        comment: settings.comment,
+        hasToken: settings.githubToken !== '',
+        failOnDiff: settings.failOnDiff,
+        ...summaryUrlOf()
+      }
+    )
+  } finally {
+    engine.close()
+  }
+}
+
+// The kubeconfig input's text goes to a 0600 file under RUNNER_TEMP, never into the log.
+function kubeconfigPath(
+  source: KubeconfigSource,
+  runnerTemp: string | undefined
+): string | undefined {
+  if (source.kind === 'ambient') return undefined
+  if (source.kind === 'path') return source.path
+  for (const line of source.content.split('\n')) {
+    const secret = /^\s*(?:token|client-key-data|password):\s*(\S+)/.exec(line)?.[1]
+    if (secret !== undefined) core.setSecret(secret)
+  }
+  return writeKubeconfigFile(runnerTemp, source.content)
+}
+
+// context.repo throws when neither GITHUB_REPOSITORY nor the payload names the repository.
+function repositoryOf(): { owner: string; repo: string } | undefined {
+  try {
+    return github.context.repo
+  } catch {
+    return undefined
+  }
+}
+
+function summaryUrlOf(): { summaryUrl?: string } {
+  const { serverUrl, runId } = github.context
+  const repository = process.env.GITHUB_REPOSITORY
+  if (!repository || !Number.isFinite(runId)) return {}
+  const attempt = github.context.runAttempt
+  const suffix = Number.isFinite(attempt) && attempt > 1 ? `/attempts/${attempt}` : ''
+  return { summaryUrl: `${serverUrl}/${repository}/actions/runs/${runId}${suffix}` }
 }
