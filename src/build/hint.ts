@@ -50,7 +50,7 @@ const ZERO: Record<HintVarType, () => JsonValue> = { string: () => '', slice: ()
 export function parseHint(doc: YamlDocument, file: string): Hint {
   const problems: ConfigProblem[] = []
   const at = (path: (string | number)[], message: string): void => {
-    problems.push({ file, line: doc.lineOf(path) ?? doc.line, message })
+    problems.push({ file, line: nearestLine(doc, path), message })
   }
   const root = isJsonObject(doc.value) ? doc.value : {}
   if (doc.value !== null && !isJsonObject(doc.value)) at([], 'a hint file must be a mapping')
@@ -61,16 +61,25 @@ export function parseHint(doc: YamlDocument, file: string): Hint {
   }
   for (const [name, raw] of Object.entries(declared)) {
     const parsed = parseHintVar(name, raw, (path, msg) => at(['vars', name, ...path], msg))
-    if (parsed) vars.set(name, { ...parsed, line: doc.lineOf(['vars', name]) })
+    if (parsed) vars.set(name, { ...parsed, line: nearestLine(doc, ['vars', name]) })
   }
   const rules = parseRules(root.rules, (path, msg) => at(['rules', ...path], msg))
-  rules.forEach((rule, i) => (rule.line = doc.lineOf(['rules', i])))
+  rules.forEach((rule, i) => (rule.line = nearestLine(doc, ['rules', i])))
   checkReferences(vars, rules, (path, msg) => at(path, msg))
   if (problems.length > 0) throw new ConfigError(problems, `invalid hint file ${file}`)
   return { file, vars, rules }
 }
 
 type Report = (path: (string | number)[], message: string) => void
+
+/** The line of `path`, or of its nearest ancestor that exists. */
+function nearestLine(doc: YamlDocument, path: (string | number)[]): number {
+  for (let n = path.length; n > 0; n--) {
+    const line = doc.lineOf(path.slice(0, n))
+    if (line !== undefined) return line
+  }
+  return doc.line
+}
 
 function parseHintVar(name: string, raw: JsonValue, report: Report): HintVar | undefined {
   if (!isJsonObject(raw)) {
