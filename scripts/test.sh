@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test: the unit suite and the integration suite against a throwaway kube-apiserver
 # with real kustomize and helm. Builds the test toolchain first (cached), on Node 24.
-# Extra arguments go to jest (for example: --selectProjects unit).
+# Extra arguments go to jest (for example: --selectProjects unit). Ends with one plain line
+# `tests: N passed, N failed, N skipped` that CI systems read.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$(bash scripts/node24.sh):$PATH"
@@ -10,4 +11,15 @@ if [[ " $* " != *" --selectProjects unit "* ]]; then
 fi
 export NODE_OPTIONS="--experimental-vm-modules ${NODE_OPTIONS:-}"
 export NODE_NO_WARNINGS=1
-exec node node_modules/jest/bin/jest.js --ci "$@"
+results=$(mktemp)
+trap 'rm -f "$results"' EXIT
+status=0
+node node_modules/jest/bin/jest.js --ci --json --outputFile="$results" "$@" || status=$?
+if [ -s "$results" ]; then
+  node -e '
+    const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"))
+    const skipped = r.numPendingTests + r.numTodoTests
+    console.log(`tests: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${skipped} skipped`)
+  ' "$results"
+fi
+exit "$status"
