@@ -13,6 +13,7 @@ import path from 'node:path'
 import { parseArgs, promisify, type ParseArgsOptionsConfig } from 'node:util'
 import packageJson from '../package.json' with { type: 'json' }
 import { applyCommand } from './cli/apply-command.js'
+import { buildCommand } from './cli/build-command.js'
 import { stateDiffCommand, stateListCommand } from './cli/state-commands.js'
 import { checkConfig, checkFailedHeadline } from './config/check.js'
 import { formatProblem } from './errors.js'
@@ -94,6 +95,7 @@ const check: CliCommand = {
 /** Every command, longest names first when they share words. */
 export const commands: readonly CliCommand[] = [
   check,
+  buildCommand,
   stateDiffCommand,
   stateListCommand,
   applyCommand
