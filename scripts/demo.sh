@@ -115,7 +115,7 @@ step 'Merge to main: check + layered apply with state sync'
 run_action push "$merge_sha" '{"ref":"refs/heads/main"}' "$TAZUNA_TEST_ADMIN_KUBECONFIG" ||
   { cat "$LAST_RUN/log.txt"; exit 1; }
 echo '-- log (one group per manifest):'
-grep -E '^::(group|endgroup)::|^\[' "$LAST_RUN/log.txt" | sed 's/^::endgroup::.*//' | sed '/^$/d'
+sed -n '/^::group::/,/^::endgroup::/p' "$LAST_RUN/log.txt" | sed -e 's/^::group::/▸ /' -e '/^::endgroup::/d' -e '/^[^▸]/s/^/    /'
 echo '-- job summary:'
 cat "$LAST_RUN/summary.md"
 echo '-- report.txt:'
