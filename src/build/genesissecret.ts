@@ -18,7 +18,8 @@ import {
 } from './genesissecret-spec.js'
 import type { BuildRun } from './helmfile.js'
 import { fetchOpItem, parseOpUri } from './onepassword.js'
-import { jsonToYamlString, marshalSecretYaml } from './secret-yaml.js'
+import { jsonToYamlString } from './go-yaml-scalar.js'
+import { marshalSecretYaml } from './secret-yaml.js'
 
 /** The built-in 1Password provider, used when `spec.provider` is empty. */
 export const DEFAULT_OP_PROVIDER = 'default-op'

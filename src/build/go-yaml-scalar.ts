@@ -242,3 +242,25 @@ function isBlank(b: Uint8Array, i: number): boolean {
 function isBlankOrBreak(b: Uint8Array, i: number): boolean {
   return isBlank(b, i) || isBreak(b, i) || at(b, i) === 0
 }
+
+/**
+ * A string as it comes back from sigs.k8s.io/yaml's JSON → go-yaml v2 read, before the write:
+ * encoding/json leaves U+0085 (NEL) unescaped, and go-yaml folds it like a line break inside a
+ * double-quoted scalar (one NEL and the spaces around it → one space; n NELs → n-1 newlines).
+ * Characters go-yaml's reader refuses (DEL, C1 controls other than NEL, U+FFFE, U+FFFF) make
+ * Marshal fail; this returns a message naming the code point instead of a value.
+ */
+export function jsonToYamlString(s: string): { value: string } | { error: string } {
+  const bad = /[\u007f-\u0084\u0086-\u009f\ufffe\uffff]/.exec(s)
+  if (bad !== null) {
+    const point = (bad[0].codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')
+    return { error: `contains U+${point}, a control character sigs.k8s.io/yaml cannot marshal` }
+  }
+  if (!s.includes('\u0085')) return { value: s }
+  return {
+    value: s.replace(/ *(?:\u0085 *)+/g, (run) => {
+      const breaks = run.split('\u0085').length - 1
+      return breaks === 1 ? ' ' : '\n'.repeat(breaks - 1)
+    })
+  }
+}

@@ -6,6 +6,7 @@
  * paths (emitterc.go) that block mappings of strings, nulls and nested mappings take.
  */
 import type { JsonObject, JsonValue } from '../yaml/go-yaml.js'
+import { goYamlKeyLess } from './go-yaml-order.js'
 import {
   analyzeScalar,
   isBreak,
@@ -25,70 +26,6 @@ export function marshalSecretYaml(obj: JsonObject): string {
   e.documentEnd()
   return e.text()
 }
-
-/**
- * A string as it comes back from sigs.k8s.io/yaml's JSON → go-yaml v2 read, before the write:
- * encoding/json leaves U+0085 (NEL) unescaped, and go-yaml folds it like a line break inside a
- * double-quoted scalar (one NEL and the spaces around it → one space; n NELs → n-1 newlines).
- * Characters go-yaml's reader refuses (DEL, C1 controls other than NEL, U+FFFE, U+FFFF) make
- * Marshal fail; this returns a message naming the code point instead of a value.
- */
-export function jsonToYamlString(s: string): { value: string } | { error: string } {
-  const bad = /[\u007f-\u0084\u0086-\u009f\ufffe\uffff]/.exec(s)
-  if (bad !== null) {
-    const point = (bad[0].codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')
-    return { error: `contains U+${point}, a control character sigs.k8s.io/yaml cannot marshal` }
-  }
-  if (!s.includes('\u0085')) return { value: s }
-  return {
-    value: s.replace(/ *(?:\u0085 *)+/g, (run) => {
-      const breaks = run.split('\u0085').length - 1
-      return breaks === 1 ? ' ' : '\n'.repeat(breaks - 1)
-    })
-  }
-}
-
-/**
- * go-yaml v2 sorter.go keyList.Less for two string keys. It is not a strict order for every
- * key set (digit runs with leading zeros next to letters can form cycles, e.g. `a10 < a1b2 <
- * a9 < a10`); Go then sorts map keys in an order that depends on map iteration, which no port
- * can reproduce. Realistic Secret keys, labels and annotations do not form such cycles.
- */
-export function goYamlKeyLess(a: string, b: string): boolean {
-  const ar = [...a]
-  const br = [...b]
-  for (let i = 0; i < ar.length && i < br.length; i++) {
-    const ai = ar[i] as string
-    const bi = br[i] as string
-    if (ai === bi) continue
-    const al = isLetter(ai)
-    const bl = isLetter(bi)
-    if (al && bl) return cp(ai) < cp(bi)
-    if (al || bl) return bl
-    let an = 0n
-    let bn = 0n
-    if (ai === '0' || bi === '0') {
-      for (let j = i - 1; j >= 0 && isDigit(ar[j] as string); j--) {
-        if (ar[j] !== '0') {
-          an = bn = 1n
-          break
-        }
-      }
-    }
-    let aj = i
-    for (; aj < ar.length && isDigit(ar[aj] as string); aj++) an = BigInt.asIntN(64, an * 10n + BigInt(cp(ar[aj] as string) - 48))
-    let bj = i
-    for (; bj < br.length && isDigit(br[bj] as string); bj++) bn = BigInt.asIntN(64, bn * 10n + BigInt(cp(br[bj] as string) - 48))
-    if (an !== bn) return an < bn
-    if (aj !== bj) return aj < bj
-    return cp(ai) < cp(bi)
-  }
-  return ar.length < br.length
-}
-
-const cp = (ch: string): number => ch.codePointAt(0) ?? 0
-const isLetter = (ch: string): boolean => /^\p{L}$/u.test(ch)
-const isDigit = (ch: string): boolean => /^\p{Nd}$/u.test(ch)
 
 /** The emitter state of emitterc.go, reduced to block context. */
 class Emitter {

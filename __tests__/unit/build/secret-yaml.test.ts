@@ -6,7 +6,9 @@ import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { asMarshalled } from '../../../src/build/genesissecret.js'
-import { goYamlKeyLess, jsonToYamlString, marshalSecretYaml } from '../../../src/build/secret-yaml.js'
+import { goYamlKeyLess } from '../../../src/build/go-yaml-order.js'
+import { jsonToYamlString } from '../../../src/build/go-yaml-scalar.js'
+import { marshalSecretYaml } from '../../../src/build/secret-yaml.js'
 import { parseYamlDocument, type JsonObject } from '../../../src/yaml/go-yaml.js'
 
 const dir = path.resolve(
