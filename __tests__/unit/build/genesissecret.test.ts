@@ -1,6 +1,7 @@
 // GenesisSecret pure parts (spec §4.3): the file decoder, item mapping, the Secret object.
 import { describe, expect, it } from '@jest/globals'
 import { mapItems, secretObject } from '../../../src/build/genesissecret.js'
+import { computeContentHash } from '../../../src/state/hash.js'
 import { parseGenesisSecret, type GenesisSecretSource } from '../../../src/build/genesissecret-spec.js'
 import { parseOpItem, parseOpUri } from '../../../src/build/onepassword.js'
 
@@ -93,6 +94,21 @@ describe('secretObject', () => {
     ]
   ])('%s', (_name, output, d, expected) => {
     expect(secretObject(output, d)).toEqual(expected)
+  })
+})
+
+describe('the Secret of spec §6 vector 7', () => {
+  it('hashes to the spec vector', () => {
+    const secret = secretObject(
+      { name: 'cloud-credentials', namespace: 'default', type: '' },
+      new Map([
+        ['AWS_ACCESS_KEY_ID', 'AKIAEXAMPLE'],
+        ['AWS_SECRET_ACCESS_KEY', 'secret']
+      ])
+    )
+    expect(computeContentHash(secret)).toBe(
+      'f5305e16c35b52d03a4ea1cea4518cd920a9a5de8ceec51c85fbe8eee63ad5cd'
+    )
   })
 })
 
