@@ -13,6 +13,7 @@ import { runMergeFlow } from './action/merge-flow.js'
 import { createActionsRunner } from './adapters/actions-reporting.js'
 import { writeKubeconfigFile } from './adapters/actions-files.js'
 import { upsertStickyComment } from './adapters/github-comments.js'
+import type { Engine, Runner } from './action/ports.js'
 import { readSettings, type KubeconfigSource, type Settings } from './inputs.js'
 
 /** Runs the action: check, Diff (pull requests) or apply (pushes), as the inputs say. */
@@ -52,28 +53,42 @@ async function runMode(settings: Settings): Promise<void> {
     sha: github.context.sha ?? ''
   }
   try {
-    if (settings.mode === 'check') return await runCheckFlow({ engine, runner }, target)
-    if (settings.mode === 'apply') return await runMergeFlow({ engine, runner }, target)
-    const repository = repositoryOf()
-    const pullRequest = repository && pullRequestOf(github.context.payload, repository)
-    await runDiffFlow(
-      {
-        engine,
-        runner,
-        postComment: (comment) => upsertStickyComment(settings.githubToken, comment)
-      },
-      {
-        ...target,
-        ...(pullRequest ? { pullRequest } : {}),
-        comment: settings.comment,
-        hasToken: settings.githubToken !== '',
-        failOnDiff: settings.failOnDiff,
-        ...summaryUrlOf()
-      }
-    )
+    await runFlow(settings, engine, runner, target)
+  } catch (error) {
+    // Messages can quote rendered output or a tool's stderr: mask what the renderers registered.
+    throw new Error(engine.redact(error instanceof Error ? error.message : String(error)), {
+      cause: error
+    })
   } finally {
     engine.close()
   }
+}
+
+async function runFlow(
+  settings: Settings,
+  engine: Engine,
+  runner: Runner,
+  target: { config: string; environment: string; sha: string }
+): Promise<void> {
+  if (settings.mode === 'check') return runCheckFlow({ engine, runner }, target)
+  if (settings.mode === 'apply') return runMergeFlow({ engine, runner }, target)
+  const repository = repositoryOf()
+  const pullRequest = repository && pullRequestOf(github.context.payload, repository)
+  return runDiffFlow(
+    {
+      engine,
+      runner,
+      postComment: (comment) => upsertStickyComment(settings.githubToken, comment)
+    },
+    {
+      ...target,
+      ...(pullRequest ? { pullRequest } : {}),
+      comment: settings.comment,
+      hasToken: settings.githubToken !== '',
+      failOnDiff: settings.failOnDiff,
+      ...summaryUrlOf()
+    }
+  )
 }
 
 // The kubeconfig input's text goes to a 0600 file under RUNNER_TEMP, never into the log.

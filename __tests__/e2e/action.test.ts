@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
 import { AppsV1Api, CoreV1Api, KubeConfig } from '@kubernetes/client-node'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { parseMarker } from '../../src/report/marker.js'
 import { GitHubEmulator } from '../github-emulator/server.js'
@@ -48,14 +48,14 @@ const sha = (n: number): string => n.toString(16).padStart(40, 'a')
 
 function prRun(
   repo: FixtureRepo,
-  options: { number: number; head: number; headRepo?: string; token?: string }
+  options: { number: number; head: number; headRepo?: string; token?: string; kubeconfig?: string }
 ) {
   return runAction({
     dist,
     workspace: repo.dir,
     inputs: {
       config: 'tazuna.yaml',
-      kubeconfig: reader(),
+      kubeconfig: options.kubeconfig ?? reader(),
       'github-token': options.token ?? 'gh-token'
     },
     eventName: 'pull_request',
@@ -170,6 +170,17 @@ describe('pull-request runs', () => {
     expect(r.stdout.replace(/^::add-mask::.*$/gm, '')).not.toContain('read-only-token')
   })
 
+  it('take the kubeconfig input as file content into a private file under RUNNER_TEMP', async () => {
+    const repo = writeFixtureRepo()
+    const r = await prRun(repo, { number: 5, head: 6, kubeconfig: readFileSync(reader(), 'utf8') })
+    expect(r.status).toBe(0)
+    expect(r.outputs.added).toBe('5')
+    const dirs = readdirSync(r.runnerTemp).filter((d) => d.startsWith('tazuna-kubeconfig-'))
+    expect(dirs).toHaveLength(1)
+    expect(statSync(join(r.runnerTemp, dirs[0]!, 'kubeconfig')).mode & 0o777).toBe(0o600)
+    expect(r.stdout).toContain(`from ${join(r.runnerTemp, dirs[0]!, 'kubeconfig')}`)
+  })
+
   it('keep a huge Diff under the comment limit with balanced fences and details', async () => {
     const repo = writeFixtureRepo({ extraConfigMaps: 2500 })
     const r = await prRun(repo, { number: 4, head: 5 })
@@ -224,6 +235,20 @@ describe('merge runs', () => {
     })
     expect(commentsOn(10)).toHaveLength(1)
     expect(commentsOn(10)[0]!.body).toMatch(/! modified {5}\/v1\/ConfigMap\/e2e-\w+\/settings/)
+  })
+
+  it('that fail name the layer, the manifest and the object, after the layer finished', async () => {
+    const repo = writeFixtureRepo({ brokenWorker: true })
+    const r = await mergeRun(repo, sha(80))
+    expect(r.status).toBe(1)
+    const error = /^::error::(.*)$/m.exec(r.stdout)?.[1] ?? ''
+    expect(error).toMatch(
+      /^layer 2 apply failed: manifest "e2e-\w+-worker": .*example\.com\/v1\/NoSuchKind\/.*worker/
+    )
+    expect(r.summary).toContain(`| \`${repo.manifests.worker}\` | ❌ failed |`)
+    expect(r.summary).toContain(`| \`${repo.manifests.web}\` | ✅ applied |`)
+    expect((await stateMetadata(repo.manifests.web)).gitCommitHash).toBe(sha(80))
+    await expect(stateMetadata(repo.manifests.worker)).rejects.toMatchObject({ code: 404 })
   })
 
   it('with a dependsOn cycle fail before any request to the cluster', async () => {

@@ -17,10 +17,14 @@ export interface FixtureRepo {
   manifests: { namespaces: string; config: string; web: string; worker: string }
 }
 
-/** Options: a dependsOn cycle, or many extra ConfigMaps in `config` (a huge Diff). */
+/**
+ * Options: a dependsOn cycle, many extra ConfigMaps in `config` (a huge Diff), or a `worker`
+ * object of a kind the API server does not serve (a failing apply).
+ */
 export interface FixtureOptions {
   cycle?: boolean
   extraConfigMaps?: number
+  brokenWorker?: boolean
 }
 
 /** Writes the repository; `greeting` is the ConfigMap value tests change. */
@@ -65,7 +69,11 @@ export function writeFixtureRepo(options: FixtureOptions = {}): FixtureRepo {
     'deployment.yaml': deployment('web', 2),
     'service.yaml': service('web')
   })
-  writeKustomization(dir, 'worker', { 'deployment.yaml': deployment('worker', 1) })
+  writeKustomization(dir, 'worker', {
+    'deployment.yaml': options.brokenWorker
+      ? 'apiVersion: example.com/v1\nkind: NoSuchKind\nmetadata:\n  name: worker\n'
+      : deployment('worker', 1)
+  })
   return repo
 }
 
