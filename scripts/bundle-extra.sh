@@ -6,4 +6,4 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 dist="${1:?usage: bundle-extra.sh DIST_DIR}"
 engine="$(bash src/template/engine/build.sh)"
-cp "$engine"/gotemplate.wasm.gz "$engine"/gotemplate-wasm_exec.js "$engine"/gotemplate-licenses.txt "$dist"/
+cp "$engine"/gotemplate.wasm.br "$engine"/gotemplate-wasm_exec.js "$engine"/gotemplate-licenses.txt "$dist"/

@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path'
 import type { GoTemplateFiles } from './wasm-engine.js'
 
 /** File name of the gzipped engine, in dist/ and in the build cache. */
-export const GO_TEMPLATE_WASM = 'gotemplate.wasm.gz'
+export const GO_TEMPLATE_WASM = 'gotemplate.wasm.br'
 /** File name of the matching wasm_exec.js, in dist/ and in the build cache. */
 export const GO_TEMPLATE_WASM_EXEC = 'gotemplate-wasm_exec.js'
 

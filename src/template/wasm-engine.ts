@@ -4,7 +4,7 @@
  * renders to itself (as in Go), which keeps the cold start of `check` on plain files near zero.
  */
 import { readFile } from 'node:fs/promises'
-import { gunzipSync } from 'node:zlib'
+import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import {
   hasTemplateActions,
   TemplateError,
@@ -15,7 +15,7 @@ import {
 
 /** Where the engine's two build artifacts are (see src/template/engine/build.sh). */
 export interface GoTemplateFiles {
-  /** gotemplate.wasm.gz (or an uncompressed .wasm). */
+  /** gotemplate.wasm.br (brotli), or a gzipped or uncompressed .wasm. */
   wasm: string
   /** Go's wasm_exec.js of the Go version that built `wasm`. */
   wasmExec: string
@@ -110,7 +110,7 @@ async function loadRenderFunction(files: GoTemplateFiles): Promise<RenderFunctio
   if (own.fs) own.fs.writeSync = captureWrites(crashOutput)
   if (own.Go === undefined) throw new Error(`${files.wasmExec} did not define Go`)
   const go = new own.Go()
-  const bytes = isGzip(packed) ? gunzipSync(packed) : packed
+  const bytes = unpackWasm(files.wasm, packed)
   const { instance } = await webAssembly.instantiate(bytes, go.importObject)
   void go.run(instance)
   const renderFn = own.tazunaRenderGoTemplate
@@ -138,6 +138,8 @@ function captureWrites(sink: string[]): (fd: number, buf: Uint8Array) => number 
   }
 }
 
-function isGzip(bytes: Uint8Array): boolean {
-  return bytes[0] === 0x1f && bytes[1] === 0x8b
+/** Brotli has no magic number, so the file name says it; gzip and raw wasm have theirs. */
+function unpackWasm(path: string, packed: Uint8Array): Uint8Array {
+  if (path.endsWith('.br')) return brotliDecompressSync(packed)
+  return packed[0] === 0x1f && packed[1] === 0x8b ? gunzipSync(packed) : packed
 }

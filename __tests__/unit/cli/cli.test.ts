@@ -129,11 +129,11 @@ describeWithGo(`tazuna-action check with templates${needsGo}`, () => {
   it('reports a missing engine file named by TAZUNA_GOTEMPLATE_WASM', async () => {
     const file = path.join(fixtures, 'config-valid', 'tazuna.yaml')
     const result = await cli(['check', '-f', file, '-e', 'prod'], {
-      TAZUNA_GOTEMPLATE_WASM: '/nonexistent/gotemplate.wasm.gz'
+      TAZUNA_GOTEMPLATE_WASM: '/nonexistent/gotemplate.wasm.br'
     })
     expect([result.code, result.stderr]).toEqual([
       1,
-      "error: cannot read the Go template engine (/nonexistent/gotemplate.wasm.gz): ENOENT: no such file or directory, open '/nonexistent/gotemplate.wasm.gz'\n"
+      "error: cannot read the Go template engine (/nonexistent/gotemplate.wasm.br): ENOENT: no such file or directory, open '/nonexistent/gotemplate.wasm.br'\n"
     ])
   })
 })

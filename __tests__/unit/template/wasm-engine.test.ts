@@ -204,7 +204,7 @@ describe('text without template actions', () => {
 
   it('reports an engine that cannot be located on the first render that needs it', async () => {
     const engine = createGoTemplateEngine(() => ({
-      wasm: '/nonexistent/gotemplate.wasm.gz',
+      wasm: '/nonexistent/gotemplate.wasm.br',
       wasmExec: '/nonexistent/x.js'
     }))
     await expect(
@@ -214,6 +214,6 @@ describe('text without template actions', () => {
         mode: 'tazuna',
         data: env('x')
       })
-    ).rejects.toThrow('cannot read the Go template engine (/nonexistent/gotemplate.wasm.gz)')
+    ).rejects.toThrow('cannot read the Go template engine (/nonexistent/gotemplate.wasm.br)')
   })
 })
