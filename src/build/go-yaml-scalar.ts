@@ -2,8 +2,10 @@
  * How go-yaml v2 (go.yaml.in/yaml/v2 v2.4.x, used by sigs.k8s.io/yaml.Marshal) decides to write
  * a string: whether it may stay plain (encode.go `stringv` + resolve.go `resolve`) and which
  * styles the emitter allows for it (emitterc.go `yaml_emitter_analyze_scalar`). A line-by-line
- * port, so GenesisSecret Build text is byte-identical to Tazuna's (spec §4.3).
+ * port, so GenesisSecret Build text is byte-identical to Tazuna's (spec §4.3). The resolve step
+ * is the parser's own (src/yaml/go-resolve.ts), as go-yaml's encoder calls its decoder's resolve.
  */
+import { resolveGoScalar } from '../yaml/go-resolve.js'
 
 /** The styles go-yaml v2 writes strings in. */
 export type ScalarStyle = 'plain' | 'single' | 'double' | 'literal'
@@ -16,121 +18,24 @@ export interface ScalarAnalysis {
   blockAllowed: boolean
 }
 
-/** encode.go stringv: literal for multi-line text, plain if it reads back as a string, else "…". */
+/**
+ * encode.go stringv: literal for multi-line text, plain if it reads back as this string
+ * (resolve("", s) == !!str) and is no base-60 float, else "…".
+ */
 export function requestedStyle(s: string): ScalarStyle {
   if (s.includes('\n')) return 'literal'
-  return resolvesToString(s) && !isBase60Float(s) ? 'plain' : 'double'
+  return resolveGoScalar(s).tag === 'str' && !isBase60Float(s) ? 'plain' : 'double'
 }
 
-const MAP_VALUES = new Set([
-  ...['y', 'Y', 'yes', 'Yes', 'YES', 'true', 'True', 'TRUE', 'on', 'On', 'ON'],
-  ...['n', 'N', 'no', 'No', 'NO', 'false', 'False', 'FALSE', 'off', 'Off', 'OFF'],
-  ...['', '~', 'null', 'Null', 'NULL', '.nan', '.NaN', '.NAN', '.inf', '.Inf', '.INF'],
-  ...['+.inf', '+.Inf', '+.INF', '-.inf', '-.Inf', '-.INF', '<<']
-])
-const YAML_STYLE_FLOAT = /^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/
 const BASE60_FLOAT = /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$/
 
-const RESOLVE_HINTS: Record<string, string> = {
-  '+': 'S',
-  '-': 'S',
-  '.': '.',
-  ...Object.fromEntries([...'0123456789'].map((d) => [d, 'D'])),
-  ...Object.fromEntries([...'yYnNtTfFoO~'].map((c) => [c, 'M']))
-}
-
-/** resolve("", s) == !!str: the value would read back as this string when written plain. */
-export function resolvesToString(s: string): boolean {
-  const hint = s === '' ? 'N' : (RESOLVE_HINTS[s[0] ?? ''] ?? '')
-  if (hint === '') return true
-  if (MAP_VALUES.has(s)) return false
-  if (hint === 'M') return true
-  if (hint === '.') return !isGoFloat(s)
-  if (isYamlTimestamp(s)) return false
-  const plain = s.replace(/_/g, '')
-  if (isGoInt(plain) || isGoUint(plain)) return false
-  if (YAML_STYLE_FLOAT.test(plain) && isGoFloat(plain)) return false
-  if (plain.startsWith('0b') && isGoBinary(plain.slice(2))) return false
-  if (plain.startsWith('-0b') && isGoBinary(`-${plain.slice(3)}`)) return false
-  return true
-}
-
 /** encode.go isBase60Float: quoted on output for YAML 1.1 parsers. */
-export function isBase60Float(s: string): boolean {
+function isBase60Float(s: string): boolean {
   const c = s[0]
   if (c === undefined || !(c === '+' || c === '-' || (c >= '0' && c <= '9')) || !s.includes(':')) {
     return false
   }
   return BASE60_FLOAT.test(s)
-}
-
-const INT64_MIN = -(2n ** 63n)
-const INT64_MAX = 2n ** 63n - 1n
-const UINT64_MAX = 2n ** 64n - 1n
-
-/** strconv.ParseInt(s, 0, 64) succeeds (underscores already removed). */
-function isGoInt(s: string): boolean {
-  const v = parseGoBase0(s, true)
-  return v !== undefined && v >= INT64_MIN && v <= INT64_MAX
-}
-
-/** strconv.ParseUint(s, 0, 64) succeeds. */
-function isGoUint(s: string): boolean {
-  const v = parseGoBase0(s, false)
-  return v !== undefined && v >= 0n && v <= UINT64_MAX
-}
-
-function parseGoBase0(s: string, signed: boolean): bigint | undefined {
-  let body = s
-  let negative = false
-  if (signed && (body[0] === '+' || body[0] === '-')) {
-    negative = body[0] === '-'
-    body = body.slice(1)
-  }
-  let digits: RegExp
-  let prefix = ''
-  if (/^0[xX]/.test(body)) [digits, prefix, body] = [/^[0-9a-fA-F]+$/, '0x', body.slice(2)]
-  else if (/^0[oO]/.test(body)) [digits, prefix, body] = [/^[0-7]+$/, '0o', body.slice(2)]
-  else if (/^0[bB]/.test(body)) [digits, prefix, body] = [/^[01]+$/, '0b', body.slice(2)]
-  else if (body.length > 1 && body[0] === '0') [digits, prefix, body] = [/^[0-7]+$/, '0o', body.slice(1)]
-  else digits = /^[0-9]+$/
-  if (!digits.test(body)) return undefined
-  const value = BigInt(prefix + body)
-  return negative ? -value : value
-}
-
-/** strconv.ParseInt(s, 2, 64) or strconv.ParseUint(s, 2, 64) succeeds. */
-function isGoBinary(s: string): boolean {
-  const m = /^([+-]?)([01]+)$/.exec(s)
-  if (m === null) return false
-  const magnitude = BigInt(`0b${m[2] ?? '0'}`)
-  if (m[1] === '-') return -magnitude >= INT64_MIN
-  return magnitude <= (m[1] === '+' ? INT64_MAX : UINT64_MAX)
-}
-
-/** strconv.ParseFloat(s, 64) succeeds for the decimal forms that reach it here. */
-function isGoFloat(s: string): boolean {
-  const decimal = /^[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?$/
-  const special = /^[-+]?(?:inf|infinity|nan)$/i
-  if (special.test(s)) return true
-  return decimal.test(s) && Number.isFinite(Number(s))
-}
-
-const TIMESTAMP_T = /^(\d{4})-(\d{1,2})-(\d{1,2})[Tt](\d{1,2}):(\d{1,2}):(\d{1,2})(?:[.,]\d+)?(?:Z|[+-](\d{2}):(\d{2}))$/
-const TIMESTAMP_SPACE = /^(\d{4})-(\d{1,2})-(\d{1,2}) (\d{1,2}):(\d{1,2}):(\d{1,2})(?:[.,]\d+)?$/
-const DATE = /^(\d{4})-(\d{1,2})-(\d{1,2})$/
-
-/** resolve.go parseTimestamp: the four time.Parse layouts go-yaml v2 accepts. */
-function isYamlTimestamp(s: string): boolean {
-  const m = TIMESTAMP_T.exec(s) ?? TIMESTAMP_SPACE.exec(s) ?? DATE.exec(s)
-  if (m === null) return false
-  const [year, month, day, hour = 0, min = 0, sec = 0, tzh = 0, tzm = 0] = m
-    .slice(1)
-    .map((x) => (x === undefined ? undefined : Number(x))) as number[]
-  if (year === undefined || month === undefined || day === undefined) return false
-  if (month < 1 || month > 12 || hour > 23 || min > 59 || sec > 59 || tzh > 24 || tzm > 60) return false
-  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate()
-  return day >= 1 && day <= daysInMonth
 }
 
 /** yaml_emitter_analyze_scalar over the UTF-8 bytes of a value (flow level 0, unicode on). */

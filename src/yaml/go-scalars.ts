@@ -1,17 +1,14 @@
 /**
- * Plain-scalar resolution of go-yaml v2 (the parser behind sigs.k8s.io/yaml), as tags for the
- * `yaml` package. The YAML 1.1 schema of `yaml` differs from go-yaml v2 in ways that change
- * ContentHash (spec §6 "YAML-parsing hazards"), all confirmed with the Go oracle
- * (__tests__/oracle/hash):
- * - go-yaml strips every `_` and parses with Go's base-0 rules: `0o17` and `0O17` are 15;
- * - integers that overflow uint64 and floats that overflow float64 stay strings (`1e400`);
- * - there are no sexagesimal numbers (`190:20:30` and `1:20` are strings);
- * - `-0` is the integer 0, while `-0.0` is the float -0;
- * - integers keep their exact value until JSON decoding (float64), and int keys print as
- *   integers while float keys print with strconv's `%g` at float32 precision (`1e+06`).
- * Integers therefore resolve to `bigint` and floats to `number`; the value walk converts them.
+ * go-yaml v2 (the parser behind sigs.k8s.io/yaml) scalar semantics for the `yaml` package:
+ * plain scalars resolve through go-resolve.ts (go-yaml's own `resolve`), not through the YAML
+ * 1.1 schema's tags, which differ in ways that change ContentHash (spec §6 "YAML-parsing
+ * hazards"; the differences are listed in go-resolve.ts). Integers resolve to `bigint` and
+ * floats to `number`; the value walk converts them (integers keep their exact value until JSON
+ * decoding into float64, and int keys print as integers while float keys print with strconv's
+ * `%g` at float32 precision, `1e+06`).
  */
 import type { ScalarTag, Tags } from 'yaml'
+import { resolveGoScalar } from './go-resolve.js'
 
 const INT_TAG = 'tag:yaml.org,2002:int'
 const FLOAT_TAG = 'tag:yaml.org,2002:float'
@@ -24,79 +21,37 @@ const KEPT_TAGS = new Set([
   'tag:yaml.org,2002:binary'
 ])
 
-// go-yaml's yamlStyleFloat, applied after removing underscores.
-const GO_YAML_FLOAT = /^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/
-// strconv.ParseFloat on a scalar starting with '.'.
-const DOT_FLOAT = /^\.[0-9]+([eE][-+]?[0-9]+)?$/
-// strconv.ParseInt/ParseUint with base 0 (underscores already removed).
-const GO_INT = /^([-+]?)(0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+|0[0-7]*|[1-9][0-9]*)$/
-const INT64_MIN = -(2n ** 63n)
-const INT64_MAX = 2n ** 63n - 1n
-const UINT64_MAX = 2n ** 64n - 1n
-
-/**
- * Resolves an untagged plain scalar that starts like a number (`+`, `-`, `.`, a digit) the way
- * go-yaml v2's `resolve` does: an integer (`bigint`), a float (`number`) or the string itself.
- */
-export function resolveGoNumber(source: string): bigint | number | string {
-  if (source.startsWith('.')) return DOT_FLOAT.test(source) ? parseFloat64(source) : source
-  const plain = source.replaceAll('_', '')
-  const int = parseGoInt(plain)
-  if (int !== undefined) return int
-  if (GO_YAML_FLOAT.test(plain)) return parseFloat64(plain)
-  return source
-}
-
-/** strconv.ParseInt(s, 0, 64), falling back to ParseUint(s, 0, 64) for unsigned values. */
-function parseGoInt(s: string): bigint | undefined {
-  const m = GO_INT.exec(s)
-  if (m === null) return undefined
-  const [, sign = '', digits = ''] = m
-  const magnitude =
-    digits.length > 1 && digits.startsWith('0') && /^0[0-7]+$/.test(digits)
-      ? BigInt(`0o${digits.slice(1)}`)
-      : BigInt(digits.toLowerCase())
-  const value = sign === '-' ? -magnitude : magnitude
-  if (value >= INT64_MIN && value <= INT64_MAX) return value
-  return sign === '' && value <= UINT64_MAX ? value : undefined
-}
-
-/** strconv.ParseFloat(s, 64): out-of-range values are errors, so the scalar stays a string. */
-function parseFloat64(s: string): number | string {
-  const n = Number(s)
-  return Number.isFinite(n) ? n : s
-}
-
-const goNumber: ScalarTag = {
-  tag: INT_TAG,
+// Every untagged plain scalar. The tag name is private so that no explicit tag selects it.
+const goPlain: ScalarTag = {
+  tag: 'tag:tazuna-action,2026:go-yaml-plain',
   default: true,
-  test: /^[-+.0-9]/,
-  resolve: (source) => resolveGoNumber(source)
+  test: /(?:)/,
+  resolve: (source) => resolveGoScalar(source).value
 }
 
 // Explicit `!!int` / `!!float` tags: go-yaml resolves the text, then accepts an int for !!float.
 const explicitInt: ScalarTag = {
   tag: INT_TAG,
   resolve(source, onError) {
-    const v = resolveGoNumber(source)
-    if (typeof v !== 'bigint') onError(`cannot decode \`${source}\` as a !!int`)
-    return v
+    const { tag, value } = resolveGoScalar(source)
+    if (tag !== 'int') onError(`cannot decode \`${source}\` as a !!int`)
+    return value
   }
 }
 const explicitFloat: ScalarTag = {
   tag: FLOAT_TAG,
   resolve(source, onError) {
-    const v = resolveGoNumber(source)
-    if (typeof v === 'string') onError(`cannot decode \`${source}\` as a !!float`)
-    return typeof v === 'bigint' ? Number(v) : v
+    const { tag, value } = resolveGoScalar(source)
+    if (tag !== 'int' && tag !== 'float') onError(`cannot decode \`${source}\` as a !!float`)
+    return typeof value === 'bigint' ? Number(value) : value
   }
 }
 
 /**
- * The `customTags` for go-yaml v2 semantics: keeps the YAML 1.1 collection, string, null, bool,
- * binary and `.inf`/`.nan` tags; drops the number, sexagesimal, timestamp (go-yaml keeps
- * timestamps as strings), omap/pairs/set and merge tags (merges are applied by the value walk,
- * with go-yaml's ordering); adds go-yaml's number resolution.
+ * The `customTags` for go-yaml v2 semantics: go-yaml's resolution for every plain scalar;
+ * the YAML 1.1 collection, string, null, bool, binary and `.inf`/`.nan` tags for explicitly
+ * tagged scalars; no number, sexagesimal, timestamp, omap/pairs/set or merge tags (merges are
+ * applied by the value walk, with go-yaml's ordering).
  */
 export function goYamlTags(tags: Tags): Tags {
   const kept = tags.filter((t) => {
@@ -104,7 +59,7 @@ export function goYamlTags(tags: Tags): Tags {
     if (KEPT_TAGS.has(t.tag)) return true
     return t.tag === FLOAT_TAG && t.test?.test('.inf') === true
   })
-  return [explicitInt, explicitFloat, ...kept, goNumber]
+  return [goPlain, explicitInt, explicitFloat, ...kept]
 }
 
 /**

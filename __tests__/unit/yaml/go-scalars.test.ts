@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals'
-import { formatGoFloat, resolveGoNumber } from '../../../src/yaml/go-scalars.js'
+import { resolveGoScalar } from '../../../src/yaml/go-resolve.js'
+import { formatGoFloat } from '../../../src/yaml/go-scalars.js'
 
 // Expected strings printed by Go 1.26: strconv.FormatFloat(f, 'g', -1, 64 | 32).
 describe('formatGoFloat', () => {
@@ -24,7 +25,7 @@ describe('formatGoFloat', () => {
 })
 
 // Expected values: go-yaml v2 resolve(), observed through the oracle (fixtures/yaml-semantics).
-describe('resolveGoNumber', () => {
+describe('resolveGoScalar', () => {
   it.each([
     ['0755', 493n],
     ['-0755', -493n],
@@ -48,6 +49,25 @@ describe('resolveGoNumber', () => {
     ['1.2.3', '1.2.3'],
     ['2001-12-14', '2001-12-14']
   ])('resolves %s like go-yaml v2', (source, expected) => {
-    expect(resolveGoNumber(source)).toEqual(expected)
+    expect(resolveGoScalar(source).value).toEqual(expected)
+  })
+
+  // Go 1.26, sigs.k8s.io/yaml v1.6.0 Unmarshal of `a: <scalar>` and go.yaml.in/yaml/v2 v2.4.2
+  // Marshal of the string (quoted exactly when the tag is not str).
+  it.each([
+    ['0b-1', 'int', -1n],
+    ['0b+101', 'int', 5n],
+    ['0b-1_0', 'int', -2n],
+    ['-0b-1', 'str', '-0b-1'],
+    ['0b-', 'str', '0b-'],
+    ['0b+1000000000000000000000000000000000000000000000000000000000000000', 'str', undefined],
+    ['yes', 'bool', true],
+    ['~', 'null', null],
+    ['', 'null', null],
+    ['<<', 'str', '<<'],
+    ['-.Inf', 'float', -Infinity],
+    ['2001-12-14', 'timestamp', '2001-12-14']
+  ])('gives %s the tag %s', (source, tag, value) => {
+    expect(resolveGoScalar(source)).toEqual({ tag, value: value === undefined ? source : value })
   })
 })
