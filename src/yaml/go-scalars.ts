@@ -63,11 +63,13 @@ export function goYamlTags(tags: Tags): Tags {
 }
 
 /**
- * strconv.FormatFloat(f, 'g', -1, bitSize), also Go's `%v` of a float64: the shortest digits
+ * strconv.FormatFloat(value, 'g', -1, bitSize), also Go's `%v` of a float64: the shortest digits
  * that round-trip at that size, in exponent form (two exponent digits at least) when the
  * exponent is below -4 or at least 6: `1e+06`, `123456`, `1e-05`, `0.0001`.
  */
-export function formatGoFloat(f: number, bitSize: 32 | 64): string {
+export function formatGoFloat(value: number, bitSize: 32 | 64): string {
+  // Like Go, convert first: a float64 beyond float32's range prints as ±Inf at size 32.
+  const f = bitSize === 32 ? Math.fround(value) : value
   if (Number.isNaN(f)) return 'NaN'
   if (!Number.isFinite(f)) return f > 0 ? '+Inf' : '-Inf'
   if (f === 0) return Object.is(f, -0) ? '-0' : '0'
