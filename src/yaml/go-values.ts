@@ -132,12 +132,19 @@ function keyOf(node: unknown, w: Walk): string {
   return fail(w, node, unsupportedKey(v === null ? '<nil>' : typeof v))
 }
 
-/** sigs.k8s.io/yaml: FormatFloat(f, 'g', -1, 32), with YAML's spellings of the specials. */
+const YAML_FLOAT_SPELLING: Readonly<Record<string, string>> = {
+  '+Inf': '.inf',
+  '-Inf': '-.inf',
+  NaN: '.nan'
+}
+
+/**
+ * sigs.k8s.io/yaml: FormatFloat(f, 'g', -1, 32), then YAML's spellings of the specials, so a
+ * float64 beyond float32's range (`1e300`) is the key `.inf` too.
+ */
 function floatKey(f: number): string {
-  if (Number.isNaN(f)) return '.nan'
-  if (f === Infinity) return '.inf'
-  if (f === -Infinity) return '-.inf'
-  return formatGoFloat(f, 32)
+  const s = formatGoFloat(f, 32)
+  return YAML_FLOAT_SPELLING[s] ?? s
 }
 
 function scalarValue(node: Scalar, w: Walk): JsonValue {
