@@ -11,7 +11,12 @@
  * - a document that is not a mapping (or null) is an error, because Go decodes into a map.
  */
 import { ConfigError, type ConfigProblem } from '../errors.js'
-import { parseYamlDocuments, type JsonObject, type JsonValue } from '../yaml/go-yaml.js'
+import {
+  isJsonObject,
+  parseYamlDocuments,
+  type JsonObject,
+  type JsonValue
+} from '../yaml/go-yaml.js'
 
 /** One decoded document of a stream; `value` is a mapping or null (empty document). */
 export interface StreamDocument {
@@ -45,7 +50,7 @@ function decodeJsonStream(text: string, file: string): StreamDocument[] {
     const start = skipJsonSpace(text, consumed)
     if (start >= text.length) return docs
     const value = jsonValueAt(text, start)
-    if (value === undefined || (value.parsed !== null && !isObject(value.parsed))) {
+    if (value === undefined || (value.parsed !== null && !isJsonObject(value.parsed))) {
       return [...docs, ...decodeYamlFallback(text, file, consumed, docs.length, lineAt)]
     }
     docs.push(fixedDocument(value.parsed, lineAt(start)))
@@ -124,7 +129,7 @@ function decodeChunk(chunk: Chunk, file: string): StreamDocument {
   }
   const line = (first?.line ?? 1) + chunk.offset
   const value = first?.value ?? null
-  if (value !== null && !isObject(value)) {
+  if (value !== null && !isJsonObject(value)) {
     throw problem(file, line, `document must be a mapping, got ${goTypeName(value)}`)
   }
   return {
@@ -208,11 +213,7 @@ function skipJsonSpace(text: string, from: number): number {
 }
 
 function fixedDocument(value: JsonValue, line: number): StreamDocument {
-  return { value: isObject(value) ? value : null, line, lineOf: () => undefined }
-}
-
-function isObject(v: JsonValue): v is JsonObject {
-  return v !== null && typeof v === 'object' && !Array.isArray(v)
+  return { value: isJsonObject(value) ? value : null, line, lineOf: () => undefined }
 }
 
 /** 1-based line of an index; indexes must not decrease between calls (linear overall). */

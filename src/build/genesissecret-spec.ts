@@ -3,17 +3,10 @@
  * `spec.secrets[]` {uri, preferLabel, items: {providerKey: {mapTo}}}, `spec.static`,
  * `spec.outputs[]` (stdout or kubernetesSecret). The file's own apiVersion/kind are not checked.
  */
+import { decodeGo } from '../config/go-json.js'
+import { genesisSecretGoType } from '../config/schema-go.js'
 import { ConfigError } from '../errors.js'
-import { parseYamlDocuments, type JsonValue } from '../yaml/go-yaml.js'
-import {
-  DecodeError,
-  decodeBool,
-  decodeList,
-  decodeObject,
-  decodeString,
-  decodeStringMap,
-  goField
-} from './go-decode.js'
+import { parseYamlDocuments } from '../yaml/go-yaml.js'
 
 /** One `secrets[]` entry; `items` maps a provider key to the output key (`mapTo`). */
 export interface GenesisSecretSource {
@@ -45,64 +38,56 @@ export interface GenesisSecretSpec {
   outputs: GenesisSecretOutput[]
 }
 
-/** Decodes a GenesisSecret file's text; problems name `file` and the line. */
+/**
+ * Decodes a GenesisSecret file's text like sigs.k8s.io/yaml.Unmarshal (first document only);
+ * type mismatches throw a ConfigError with Go's messages, each naming `file` and the line.
+ */
 export function parseGenesisSecret(text: string, file: string): GenesisSecretSpec {
   const doc = parseYamlDocuments(text, file)[0]
-  try {
-    return decodeGenesisSecret(doc?.value ?? null)
-  } catch (error) {
-    if (!(error instanceof DecodeError)) throw error
-    const line = doc?.lineOf(error.path) ?? doc?.line
-    throw new ConfigError([{ file, line, message: `invalid GenesisSecret: ${error.message}` }])
-  }
-}
-
-function decodeGenesisSecret(value: JsonValue): GenesisSecretSpec {
-  const root = decodeObject(value, []) ?? {}
-  const spec = decodeObject(goField(root, 'spec'), ['spec']) ?? {}
-  const secrets = decodeList(goField(spec, 'secrets'), ['spec', 'secrets']).map((item, i) => {
-    const path = ['spec', 'secrets', i]
-    const s = decodeObject(item, path) ?? {}
-    const items = new Map<string, string>()
-    const rawItems = decodeObject(goField(s, 'items'), [...path, 'items']) ?? {}
-    for (const [key, mapping] of Object.entries(rawItems)) {
-      const m = decodeObject(mapping, [...path, 'items', key]) ?? {}
-      items.set(key, decodeString(goField(m, 'mapTo'), [...path, 'items', key, 'mapTo']))
-    }
-    return {
-      uri: decodeString(goField(s, 'uri'), [...path, 'uri']),
-      preferLabel: decodeBool(goField(s, 'preferLabel'), [...path, 'preferLabel']),
-      items
-    }
+  const { value, problems } = decodeGo(doc?.value ?? null, genesisSecretGoType, {
+    file,
+    lineOf: (path) => doc?.lineOf(path) ?? doc?.line
   })
-  const outputs = decodeList(goField(spec, 'outputs'), ['spec', 'outputs']).map((item, i) =>
-    decodeOutput(item, ['spec', 'outputs', i])
-  )
-  return {
-    provider: decodeString(goField(spec, 'provider'), ['spec', 'provider']),
-    secrets,
-    static: decodeStringMap(goField(spec, 'static'), ['spec', 'static']),
-    outputs
+  if (problems.length > 0) {
+    throw new ConfigError(
+      problems.map((p) => ({ ...p, message: `invalid GenesisSecret: ${p.message}` }))
+    )
+  }
+  return specOf((value as DecodedGenesisSecret).spec)
+}
+
+/** The shape decodeGo gives for genesisSecretGoType: zero values filled in, pointers optional. */
+interface DecodedGenesisSecret {
+  spec: {
+    provider: string
+    secrets: { uri: string; preferLabel: boolean; items: Record<string, { mapTo: string }> }[]
+    static: Record<string, string>
+    outputs: { stdout?: object; kubernetesSecret?: Required<KubernetesSecretOutput> }[]
   }
 }
 
-function decodeOutput(item: JsonValue, path: (string | number)[]): GenesisSecretOutput {
-  const o = decodeObject(item, path) ?? {}
-  const k8s = decodeObject(goField(o, 'kubernetesSecret'), [...path, 'kubernetesSecret'])
-  if (k8s !== undefined) {
-    const at = (field: string): (string | number)[] => [...path, 'kubernetesSecret', field]
-    return {
-      kind: 'kubernetesSecret',
-      secret: {
-        namespace: decodeString(goField(k8s, 'namespace'), at('namespace')),
-        name: decodeString(goField(k8s, 'name'), at('name')),
-        labels: decodeStringMap(goField(k8s, 'labels'), at('labels')),
-        annotations: decodeStringMap(goField(k8s, 'annotations'), at('annotations')),
-        type: decodeString(goField(k8s, 'type'), at('type'))
+function specOf(spec: DecodedGenesisSecret['spec']): GenesisSecretSpec {
+  return {
+    provider: spec.provider,
+    secrets: spec.secrets.map((s) => ({
+      uri: s.uri,
+      preferLabel: s.preferLabel,
+      items: new Map(Object.entries(s.items).map(([key, item]) => [key, item.mapTo]))
+    })),
+    static: spec.static,
+    outputs: spec.outputs.map((o): GenesisSecretOutput => {
+      const k8s = o.kubernetesSecret
+      if (k8s !== undefined) {
+        const { labels, annotations } = k8s
+        const secret = { ...k8s, labels: nonEmpty(labels), annotations: nonEmpty(annotations) }
+        return { kind: 'kubernetesSecret', secret }
       }
-    }
+      return o.stdout !== undefined ? { kind: 'stdout' } : { kind: 'none' }
+    })
   }
-  return decodeObject(goField(o, 'stdout'), [...path, 'stdout']) !== undefined
-    ? { kind: 'stdout' }
-    : { kind: 'none' }
+}
+
+/** Go's nil and empty maps both mean "none" to the Secret (omitempty). */
+function nonEmpty(map: Record<string, string>): Record<string, string> | undefined {
+  return Object.keys(map).length > 0 ? map : undefined
 }

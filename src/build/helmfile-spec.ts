@@ -3,16 +3,17 @@
  * `releases`. Everything else a real helmfile may hold (environments, bases, needs, hooks, set,
  * helmDefaults, ...) is ignored, as upstream ignores it.
  */
-import { ConfigError } from '../errors.js'
-import { parseYamlDocuments, type JsonValue, type YamlDocument } from '../yaml/go-yaml.js'
 import {
-  DecodeError,
-  decodeBool,
-  decodeList,
-  decodeObject,
-  decodeString,
-  goField
-} from './go-decode.js'
+  decodeGo,
+  goAny,
+  goBool,
+  goSlice,
+  goString,
+  goStruct,
+  type GoType
+} from '../config/go-json.js'
+import { ConfigError } from '../errors.js'
+import { parseYamlDocuments, type JsonValue } from '../yaml/go-yaml.js'
 
 /** `repositories[]`: an alias for `<alias>/<chart>` chart references. */
 export interface HelmRepository {
@@ -39,55 +40,43 @@ export interface HelmfileSpec {
 }
 
 /**
- * Parses rendered helmfile text. Like sigs.k8s.io/yaml.Unmarshal only the first YAML document
- * counts. Type mismatches throw a ConfigError naming `file` and the line.
+ * The Go struct behind HelmfileSpec, for decodeGo. Its type names (printed in Go's messages)
+ * are guesses, like the api/v1 ones in src/config/schema-go.ts.
+ */
+const helmfileGoType: GoType = goStruct('Helmfile', {
+  repositories: goSlice(
+    goStruct('HelmfileRepository', {
+      name: goString,
+      url: goString,
+      username: goString,
+      password: goString,
+      oci: goBool
+    })
+  ),
+  releases: goSlice(
+    goStruct('HelmfileRelease', {
+      name: goString,
+      namespace: goString,
+      chart: goString,
+      version: goString,
+      values: goSlice(goAny)
+    })
+  )
+})
+
+/**
+ * Parses rendered helmfile text like sigs.k8s.io/yaml.Unmarshal: only the first YAML document
+ * counts, YAML numbers and booleans become strings in string fields, and type mismatches
+ * throw a ConfigError with Go's messages, each naming `file` and the line.
  */
 export function parseHelmfileSpec(text: string, file: string): HelmfileSpec {
   const doc = parseYamlDocuments(text, file)[0]
-  if (doc === undefined) return { repositories: [], releases: [] }
-  try {
-    return decodeHelmfile(doc.value)
-  } catch (error) {
-    if (error instanceof DecodeError) throw decodeProblem(error, doc, file)
-    throw error
+  const { value, problems } = decodeGo(doc?.value ?? null, helmfileGoType, {
+    file,
+    lineOf: (path) => doc?.lineOf(path) ?? doc?.line
+  })
+  if (problems.length > 0) {
+    throw new ConfigError(problems.map((p) => ({ ...p, message: `invalid helmfile: ${p.message}` })))
   }
-}
-
-function decodeHelmfile(value: JsonValue): HelmfileSpec {
-  const root = decodeObject(value, ['(helmfile)'])
-  if (root === undefined) return { repositories: [], releases: [] }
-  const repositories = decodeList(goField(root, 'repositories'), ['repositories']).map(
-    (item, i): HelmRepository => {
-      const path = ['repositories', i]
-      const repo = decodeObject(item, path) ?? {}
-      return {
-        name: decodeString(goField(repo, 'name'), [...path, 'name']),
-        url: decodeString(goField(repo, 'url'), [...path, 'url']),
-        username: decodeString(goField(repo, 'username'), [...path, 'username']),
-        password: decodeString(goField(repo, 'password'), [...path, 'password']),
-        oci: decodeBool(goField(repo, 'oci'), [...path, 'oci'])
-      }
-    }
-  )
-  const releases = decodeList(goField(root, 'releases'), ['releases']).map(
-    (item, i): HelmRelease => {
-      const path = ['releases', i]
-      const rel = decodeObject(item, path) ?? {}
-      return {
-        name: decodeString(goField(rel, 'name'), [...path, 'name']),
-        namespace: decodeString(goField(rel, 'namespace'), [...path, 'namespace']),
-        chart: decodeString(goField(rel, 'chart'), [...path, 'chart']),
-        version: decodeString(goField(rel, 'version'), [...path, 'version']),
-        values: decodeList(goField(rel, 'values'), [...path, 'values'])
-      }
-    }
-  )
-  return { repositories, releases }
-}
-
-function decodeProblem(error: DecodeError, doc: YamlDocument, file: string): ConfigError {
-  const path = error.path.filter((step) => step !== '(helmfile)')
-  return new ConfigError([
-    { file, line: doc.lineOf(path) ?? doc.line, message: `invalid helmfile: ${error.message}` }
-  ])
+  return value as HelmfileSpec
 }

@@ -8,9 +8,8 @@
  * the line and the var.
  */
 import { ConfigError, type ConfigProblem } from '../errors.js'
-import type { JsonObject, JsonValue, YamlDocument } from '../yaml/go-yaml.js'
+import { isJsonObject, type JsonObject, type JsonValue, type YamlDocument } from '../yaml/go-yaml.js'
 import { isHintFormat, matchesHintFormat, type HintFormat } from './hint-format.js'
-import { isJsonObject, jsonTypeName } from './go-decode.js'
 
 /** The file name, looked up in dir(manifest path) — see §13.21 and hintFilePath. */
 export const HINT_FILE = 'tazuna.hint.yaml'
@@ -202,4 +201,11 @@ function hasType(value: JsonValue, type: HintVarType): boolean {
   if (type === 'string') return typeof value === 'string'
   if (type === 'slice') return Array.isArray(value)
   return isJsonObject(value)
+}
+
+/** The JSON type of a value, as these messages name it. */
+function jsonTypeName(value: JsonValue): string {
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return 'array'
+  return typeof value === 'object' ? 'object' : typeof value
 }

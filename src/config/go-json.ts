@@ -12,7 +12,8 @@
  * pointer structs stay undefined.
  */
 import type { ConfigProblem } from '../errors.js'
-import type { JsonObject, JsonValue } from '../yaml/go-yaml.js'
+import { formatGoFloat } from '../yaml/go-scalars.js'
+import { isJsonObject, type JsonObject, type JsonValue } from '../yaml/go-yaml.js'
 import type { SourceIndex } from './source-index.js'
 
 /** A Go type of the schema, enough to reproduce encoding/json's behaviour and messages. */
@@ -21,11 +22,40 @@ export type GoType =
   | { kind: 'slice' | 'map'; elem: GoType }
   | { kind: 'struct'; name: string; pointer: boolean; fields: Record<string, GoType> }
 
+/** Go's `string`, `bool`, `int` and `interface{}`, for writing type descriptions. */
+export const goString: GoType = { kind: 'string' }
+export const goBool: GoType = { kind: 'bool' }
+export const goInt: GoType = { kind: 'int' }
+export const goAny: GoType = { kind: 'any' }
+
+/** `[]elem`. */
+export const goSlice = (elem: GoType): GoType => ({ kind: 'slice', elem })
+
+/** `map[string]elem`. */
+export const goMap = (elem: GoType): GoType => ({ kind: 'map', elem })
+
+/** A struct field of struct type `name`; null or missing gives the zero struct. */
+export const goStruct = (name: string, fields: Record<string, GoType>): GoType => ({
+  kind: 'struct',
+  name,
+  pointer: false,
+  fields
+})
+
+/** A struct field of type `*name`; null or missing stays undefined. */
+export const goPointer = (name: string, fields: Record<string, GoType>): GoType => ({
+  kind: 'struct',
+  name,
+  pointer: true,
+  fields
+})
+
 /** Where a decoded value came from, for messages and line lookups. */
 export interface DecodeContext {
   file: string
   lineOf(path: readonly (string | number)[]): number | undefined
-  sources: SourceIndex
+  /** Records where each decoded object came from, when later checks need it. */
+  sources?: SourceIndex
 }
 
 /** Decodes `value` as Go would into `type`, returning the value and every type mismatch. */
@@ -110,8 +140,8 @@ function decode(
     return mismatch(`number ${String(value)}`, type, st, path)
   }
   if (type.kind === 'slice' && Array.isArray(value)) return decodeSlice(value, type.elem, st, path)
-  if (type.kind === 'map' && isObject(value)) return decodeMap(value, type.elem, st, path)
-  if (type.kind === 'struct' && isObject(value)) return decodeStruct(value, type, st, path)
+  if (type.kind === 'map' && isJsonObject(value)) return decodeMap(value, type.elem, st, path)
+  if (type.kind === 'struct' && isJsonObject(value)) return decodeStruct(value, type, st, path)
   return mismatch(jsonKind(value), type, st, path)
 }
 
@@ -122,7 +152,7 @@ function decodeSlice(
   path: readonly (string | number)[]
 ): unknown[] {
   const out = value.map((item, i) => decode(item, elem, st, [...path, i]) ?? zero(elem))
-  st.ctx.sources.record(out, st.ctx.file, st.ctx.lineOf(path), (i) => st.ctx.lineOf([...path, i]))
+  st.ctx.sources?.record(out, st.ctx.file, st.ctx.lineOf(path), (i) => st.ctx.lineOf([...path, i]))
   return out
 }
 
@@ -136,7 +166,7 @@ function decodeMap(
   for (const key of Object.keys(value).sort()) {
     out[key] = decode(value[key]!, elem, st, [...path, key]) ?? zero(elem)
   }
-  st.ctx.sources.record(out, st.ctx.file, st.ctx.lineOf(path), (k) => st.ctx.lineOf([...path, k]))
+  st.ctx.sources?.record(out, st.ctx.file, st.ctx.lineOf(path), (k) => st.ctx.lineOf([...path, k]))
   return out
 }
 
@@ -157,7 +187,7 @@ function decodeStruct(
     rawKeyOf.set(field, key)
   }
   fillStruct(out, type)
-  st.ctx.sources.record(out, st.ctx.file, st.ctx.lineOf(path), (field) => {
+  st.ctx.sources?.record(out, st.ctx.file, st.ctx.lineOf(path), (field) => {
     const key = rawKeyOf.get(String(field))
     return key === undefined ? undefined : st.ctx.lineOf([...path, key])
   })
@@ -202,10 +232,6 @@ function jsonKind(value: JsonValue): string {
   return typeof value === 'object' ? 'object' : typeof value === 'boolean' ? 'bool' : typeof value
 }
 
-function isObject(value: JsonValue): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
-
 /**
  * How sigs.k8s.io/yaml prints a YAML number for a string field: integers in decimal, floats
  * with strconv.FormatFloat(f, 'g', -1, 32). The parsed value does not say whether YAML wrote
@@ -214,30 +240,5 @@ function isObject(value: JsonValue): value is JsonObject {
  */
 export function goYamlNumberString(value: number): string {
   if (Number.isInteger(value) && Math.abs(value) < 2 ** 63) return BigInt(value).toString()
-  return formatFloat32G(value)
-}
-
-function formatFloat32G(value: number): string {
-  const f = Math.fround(value)
-  if (Number.isNaN(f)) return 'NaN'
-  if (!Number.isFinite(f)) return f > 0 ? '+Inf' : '-Inf'
-  let exp = ''
-  for (let p = 1; p <= 9; p++) {
-    exp = f.toExponential(p - 1)
-    if (Math.fround(Number(exp)) === f) break
-  }
-  const [mantissa = '', e = '0'] = exp.split('e')
-  const negative = mantissa.startsWith('-')
-  const digits = mantissa.replace(/[-.]/g, '')
-  const exponent = Number(e)
-  const sign = negative ? '-' : ''
-  if (exponent < -4 || exponent >= 6) {
-    const frac = digits.length > 1 ? `.${digits.slice(1)}` : ''
-    const abs = Math.abs(exponent)
-    return `${sign}${digits[0]}${frac}e${exponent < 0 ? '-' : '+'}${abs < 10 ? '0' : ''}${abs}`
-  }
-  if (exponent < 0) return `${sign}0.${'0'.repeat(-exponent - 1)}${digits}`
-  const intPart = digits.slice(0, exponent + 1).padEnd(exponent + 1, '0')
-  const frac = digits.slice(exponent + 1)
-  return `${sign}${intPart}${frac ? `.${frac}` : ''}`
+  return formatGoFloat(value, 32)
 }

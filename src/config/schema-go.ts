@@ -4,26 +4,16 @@
  * the spec's names where it gives them (TazunaSpec, EnvironmentSpec, ManifestHelmfile,
  * HelmFileVar, ManifestORAS, TestPluginSpec, ProviderConfig), the rest are best guesses.
  */
-import type { GoType } from './go-json.js'
-
-const str: GoType = { kind: 'string' }
-const bool: GoType = { kind: 'bool' }
-const int: GoType = { kind: 'int' }
-const any: GoType = { kind: 'any' }
-const slice = (elem: GoType): GoType => ({ kind: 'slice', elem })
-const map = (elem: GoType): GoType => ({ kind: 'map', elem })
-const struct = (name: string, fields: Record<string, GoType>): GoType => ({
-  kind: 'struct',
-  name,
-  pointer: false,
-  fields
-})
-const pointer = (name: string, fields: Record<string, GoType>): GoType => ({
-  kind: 'struct',
-  name,
-  pointer: true,
-  fields
-})
+import {
+  goAny as any,
+  goBool as bool,
+  goInt as int,
+  goMap as map,
+  goPointer as pointer,
+  goSlice as slice,
+  goString as str,
+  goStruct as struct
+} from './go-json.js'
 
 const kustomize = { defaultNamespace: str }
 
@@ -119,10 +109,33 @@ export const tazunaGoType = struct('Tazuna', {
   })
 })
 
-/** The part of a GenesisSecret file that `check` reads (spec §3: op:// URIs). */
+/**
+ * A GenesisSecret file (spec §4.3), read by `check` (op:// URIs, spec §3) and by Build. The
+ * kubernetesSecret output's unused `context` field is left out: its Go type is not documented,
+ * and an unknown field is ignored rather than guessed wrong.
+ */
 export const genesisSecretGoType = struct('GenesisSecret', {
   spec: struct('GenesisSecretSpec', {
     provider: str,
-    secrets: slice(struct('GenesisSecretSecret', { uri: str }))
+    secrets: slice(
+      struct('GenesisSecretSecret', {
+        uri: str,
+        preferLabel: bool,
+        items: map(struct('GenesisSecretItem', { mapTo: str }))
+      })
+    ),
+    static: map(str),
+    outputs: slice(
+      struct('GenesisSecretOutput', {
+        stdout: pointer('GenesisSecretStdout', {}),
+        kubernetesSecret: pointer('GenesisSecretKubernetesSecret', {
+          namespace: str,
+          name: str,
+          labels: map(str),
+          annotations: map(str),
+          type: str
+        })
+      })
+    )
   })
 })

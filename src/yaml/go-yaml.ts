@@ -23,6 +23,11 @@ export interface JsonObject {
   [key: string]: JsonValue
 }
 
+/** Whether `value` is a JSON object (a YAML mapping), not an array or null. */
+export function isJsonObject(value: JsonValue | undefined): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
 /** One parsed YAML document with a way to find the line of any value inside it. */
 export interface YamlDocument {
   /** The decoded value; `null` for an empty document. */

@@ -40,9 +40,21 @@ releases:
     expect(parseHelmfileSpec('# nothing\n', 'h')).toEqual({ repositories: [], releases: [] })
   })
 
-  it('rejects a version that is not a string, naming file and line', () => {
-    expect(() => parseHelmfileSpec('releases:\n  - name: a\n    version: 1.2\n', 'helmfile.yaml')).toThrow(
-      new ConfigError([{ file: 'helmfile.yaml', line: 3, message: 'invalid helmfile: releases[0].version: cannot use number as string' }])
+  // Go (sigs.k8s.io/yaml): a YAML number in a string field becomes its text; see go-file-decoding.test.ts.
+  it('reads a version written as a YAML number as its text, as Go does', () => {
+    expect(parseHelmfileSpec('releases:\n  - name: a\n    version: 1.2\n', 'h').releases[0]?.version).toBe('1.2')
+  })
+
+  it('rejects a version that is not a scalar with Go\'s message, naming file and line', () => {
+    expect(() => parseHelmfileSpec('releases:\n  - name: a\n    version: [1.2]\n', 'helmfile.yaml')).toThrow(
+      new ConfigError([
+        {
+          file: 'helmfile.yaml',
+          line: 3,
+          message:
+            'invalid helmfile: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal array into Go struct field HelmfileRelease.releases.version of type string'
+        }
+      ])
     )
   })
 })

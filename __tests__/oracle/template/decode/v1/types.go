@@ -1,5 +1,7 @@
 // Package v1 mirrors the shape of Tazuna's api/v1 types as the behaviour spec §2 describes
-// them; the package name matters because Go's decode errors print types as v1.Name.
+// them; the package name matters because Go's decode errors print types as v1.Name. The
+// GenesisSecret (§4.3) and helmfile subset (§4.2) types are here too, under the same package
+// name as src/config/go-json.ts prints them (their upstream packages are not documented).
 package v1
 
 type Tazuna struct {
@@ -134,4 +136,64 @@ type OnePasswordProvider struct{}
 
 type EnvfileProvider struct {
 	Path string `json:"path"`
+}
+
+// A GenesisSecret file (spec §4.3). The kubernetesSecret output's unused `context` field is
+// left out: its Go type is not documented.
+type GenesisSecret struct {
+	Spec GenesisSecretSpec `json:"spec"`
+}
+
+type GenesisSecretSpec struct {
+	Provider string                `json:"provider"`
+	Secrets  []GenesisSecretSecret `json:"secrets"`
+	Static   map[string]string     `json:"static"`
+	Outputs  []GenesisSecretOutput `json:"outputs"`
+}
+
+type GenesisSecretSecret struct {
+	URI         string                       `json:"uri"`
+	PreferLabel bool                         `json:"preferLabel"`
+	Items       map[string]GenesisSecretItem `json:"items"`
+}
+
+type GenesisSecretItem struct {
+	MapTo string `json:"mapTo"`
+}
+
+type GenesisSecretOutput struct {
+	Stdout           *GenesisSecretStdout           `json:"stdout"`
+	KubernetesSecret *GenesisSecretKubernetesSecret `json:"kubernetesSecret"`
+}
+
+type GenesisSecretStdout struct{}
+
+type GenesisSecretKubernetesSecret struct {
+	Namespace   string            `json:"namespace"`
+	Name        string            `json:"name"`
+	Labels      map[string]string `json:"labels"`
+	Annotations map[string]string `json:"annotations"`
+	Type        string            `json:"type"`
+}
+
+// The part of a rendered helmfile Tazuna's helmfile subset reads (spec §4.2 step 4).
+type Helmfile struct {
+	Repositories []HelmfileRepository `json:"repositories"`
+	Releases     []HelmfileRelease    `json:"releases"`
+}
+
+type HelmfileRepository struct {
+	Name     string `json:"name"`
+	URL      string `json:"url"`
+	Username string `json:"username"`
+	Password string `json:"password"`
+	OCI      bool   `json:"oci"`
+}
+
+type HelmfileRelease struct {
+	Name      string `json:"name"`
+	Namespace string `json:"namespace"`
+	Chart     string `json:"chart"`
+	Version   string `json:"version"`
+	Values    []any  `json:"values"`
 }
