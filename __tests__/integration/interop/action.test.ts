@@ -1,0 +1,128 @@
+// The interop corpus against the Go oracle, on the test cluster: the action's engine syncs each
+// fixture and must write exactly the State ConfigMaps (data keys and entry bytes) and print
+// exactly the `state diff` texts that __tests__/oracle/interop computed with Tazuna's libraries
+// (expected-state.json). Runs always; the comparison with the real CLI is tazuna-cli.test.ts.
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
+import type { KubeSession } from '../../../src/adapters/kube-session.js'
+import { adminSession } from '../cluster/helpers.js'
+import {
+  applyPendingEdits,
+  divergentFixtures,
+  interopFixtures,
+  matchingFixtures,
+  loadInteropFixture,
+  prepareWorkspace,
+  type StateData,
+  type Workspace
+} from './corpus.js'
+import {
+  actionDiff,
+  actionSync,
+  assertApplied,
+  metadataPattern,
+  readStateConfigMaps,
+  splitMetadata
+} from './tools.js'
+
+jest.setTimeout(120_000)
+
+let admin: KubeSession
+beforeAll(() => {
+  admin = adminSession()
+})
+afterAll(() => admin.close())
+
+/** The workspace's State as stored, without `_metadata` (which is checked on the way). */
+async function storedState(ws: Workspace): Promise<StateData> {
+  const stored = await readStateConfigMaps(admin, ws.manifests)
+  const out: StateData = {}
+  for (const [manifest, cm] of stored) {
+    if (cm === undefined) continue
+    const { entries, metadata } = splitMetadata(cm.data)
+    expect(metadata).toMatch(metadataPattern(ws.sha))
+    out[manifest] = entries
+  }
+  return out
+}
+
+describe.each(matchingFixtures())(
+  'interop fixture %s: the action against the Go oracle',
+  (name) => {
+    const fixture = loadInteropFixture(name)
+    const { taggedSync, sync, pendingDiff } = fixture.expected
+    let ws: Workspace
+    beforeAll(() => {
+      ws = prepareWorkspace(fixture)
+    })
+
+    if (taggedSync !== undefined) {
+      const tags = fixture.spec.tags ?? []
+      it(`a sync with tags ${tags.join(',')} writes only the selected manifests' State`, async () => {
+        assertApplied((await actionSync(ws, tags)).result)
+        expect(await storedState(ws)).toEqual(ws.expectedState(taggedSync))
+        expect((await actionDiff(ws)).result.text).toBe(ws.expectedDiff(taggedSync.diff))
+      })
+    }
+
+    it('a sync writes the State the oracle computed, byte for byte apart from lastSyncedAt', async () => {
+      assertApplied((await actionSync(ws)).result)
+      expect(await storedState(ws)).toEqual(ws.expectedState(sync))
+    })
+
+    it('state diff after the sync prints the text the oracle computed', async () => {
+      expect((await actionDiff(ws)).result.text).toBe(ws.expectedDiff(sync.diff))
+    })
+
+    it('a second sync applies no added, modified or removed entry and rewrites no State', async () => {
+      const before = await readStateConfigMaps(admin, ws.manifests)
+      const { result } = await actionSync(ws)
+      assertApplied(result)
+      const counts = result.layers.flat().map((m) => ({
+        manifest: m.manifest,
+        changes: m.counts.added + m.counts.modified + m.counts.removed
+      }))
+      expect(counts.filter((c) => c.changes > 0)).toEqual([])
+      const after = await readStateConfigMaps(admin, ws.manifests)
+      const alwaysSync = new Set(
+        result.layers.flat().flatMap((m) => (m.counts.alwaysSync > 0 ? [m.manifest] : []))
+      )
+      for (const manifest of ws.manifests) {
+        if (alwaysSync.has(manifest)) continue
+        expect([manifest, after.get(manifest)?.resourceVersion]).toEqual([
+          manifest,
+          before.get(manifest)?.resourceVersion
+        ])
+      }
+      expect(await storedState(ws)).toEqual(ws.expectedState(sync))
+    })
+
+    it('with the pending edits, state diff prints the text the oracle computed', async () => {
+      applyPendingEdits(ws)
+      expect((await actionDiff(ws)).result.text).toBe(ws.expectedDiff(pendingDiff))
+    })
+  }
+)
+
+describe.each(divergentFixtures())('interop fixture %s: a known divergence', (name) => {
+  const fixture = loadInteropFixture(name)
+  it('the action still fails to sync it with the documented error (see the README)', async () => {
+    const { result } = await actionSync(prepareWorkspace(fixture))
+    expect(result.failure?.message).toContain(fixture.spec.knownDivergence?.actionError)
+  })
+})
+
+describe('the corpus', () => {
+  it('has at least 15 fixtures', () => {
+    expect(interopFixtures.length).toBeGreaterThanOrEqual(15)
+  })
+
+  it.each(interopFixtures)(
+    '%s: after a sync the oracle expects no changes, or always-sync rows only',
+    (name) => {
+      const { diff } = loadInteropFixture(name).expected.sync
+      const rows = diff.split('\n').filter((line) => /^ {2}[a-z]/.test(line))
+      const onlyAlwaysSync = rows.length > 0 && rows.every((r) => r.startsWith('  always-sync '))
+      expect(diff === 'No changes detected.\n' || onlyAlwaysSync).toBe(true)
+    }
+  )
+})

@@ -1,0 +1,192 @@
+// The two tools under comparison, run on a workspace of the corpus: the action's engine
+// (createEngine, as main.ts wires it for a merge or a pull request) and, when a developer sets
+// TAZUNA_BIN, the real Tazuna CLI. Plus raw access to the State ConfigMaps.
+import { execFile } from 'node:child_process'
+import { describe } from '@jest/globals'
+import { promisify } from 'node:util'
+import { createEngine } from '../../../src/action/engine.js'
+import type { EngineLog } from '../../../src/action/ports.js'
+import type { KubeSession } from '../../../src/adapters/kube-session.js'
+import type { ApplyOutcome, ManifestDiff } from '../../../src/report/model.js'
+import { goTemplateEngineFiles } from '../../unit/template/go-oracle.js'
+import type { Workspace } from './corpus.js'
+
+/** A State ConfigMap as stored: its data and resourceVersion. */
+export interface StoredConfigMap {
+  data: Record<string, string>
+  resourceVersion: string
+}
+
+const STATE_PATH = '/api/v1/namespaces/tazuna/configmaps'
+
+/** Reads `tazuna-state-<m>` for each manifest; undefined when there is none. */
+export async function readStateConfigMaps(
+  session: KubeSession,
+  manifests: readonly string[]
+): Promise<Map<string, StoredConfigMap | undefined>> {
+  const out = new Map<string, StoredConfigMap | undefined>()
+  for (const m of manifests) {
+    const res = await session.client.request(
+      { method: 'GET', path: `${STATE_PATH}/tazuna-state-${m}` },
+      `read State ConfigMap of ${m}`
+    )
+    if (res.status === 404) {
+      out.set(m, undefined)
+      continue
+    }
+    if (res.status !== 200) throw new Error(`GET State of ${m}: HTTP ${res.status} ${res.body}`)
+    const cm = JSON.parse(res.body) as {
+      data?: Record<string, string>
+      metadata: { resourceVersion: string }
+    }
+    out.set(m, { data: cm.data ?? {}, resourceVersion: cm.metadata.resourceVersion })
+  }
+  return out
+}
+
+/** Deletes the State ConfigMaps of the manifests (objects in the cluster stay). */
+export async function deleteStateConfigMaps(
+  session: KubeSession,
+  manifests: readonly string[]
+): Promise<void> {
+  for (const m of manifests) {
+    const res = await session.client.request(
+      { method: 'DELETE', path: `${STATE_PATH}/tazuna-state-${m}` },
+      `delete State ConfigMap of ${m}`
+    )
+    if (res.status !== 200 && res.status !== 404) {
+      throw new Error(`DELETE State of ${m}: HTTP ${res.status} ${res.body}`)
+    }
+  }
+}
+
+/** Splits State data into the entries and the parsed `_metadata`. */
+export function splitMetadata(data: Record<string, string>): {
+  entries: Record<string, string>
+  metadata: string | undefined
+} {
+  const { _metadata: metadata, ...entries } = data
+  return { entries, metadata }
+}
+
+/** `_metadata` as Tazuna writes it (§5.4), for this commit and any second-precision UTC time. */
+export function metadataPattern(sha: string): RegExp {
+  return new RegExp(
+    `^\\{"gitCommitHash":"${sha}","lastSyncedAt":"\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ"\\}$`
+  )
+}
+
+let templateWasm: string | undefined
+
+/** What one engine run returns. */
+export interface EngineRun<T> {
+  result: T
+  log: string[]
+}
+
+/** Runs `fn` on a fresh action engine for the workspace (check first, as the flows do). */
+async function withEngine<T>(
+  ws: Workspace,
+  options: { tags?: readonly string[] },
+  fn: (engine: ReturnType<typeof createEngine>, log: EngineLog) => Promise<T>
+): Promise<EngineRun<T>> {
+  templateWasm ??= goTemplateEngineFiles().wasm
+  const log: string[] = []
+  const engineLog: EngineLog = {
+    info: (m) => log.push(`info ${m}`),
+    warn: (m) => log.push(`warn ${m}`)
+  }
+  const engine = createEngine(
+    {
+      config: ws.file,
+      environment: ws.fixture.spec.environment ?? '',
+      tags: options.tags ?? [],
+      sync: true,
+      prune: false,
+      atomic: false
+    },
+    {
+      env: {
+        ...process.env,
+        KUBECONFIG: process.env.TAZUNA_TEST_ADMIN_KUBECONFIG,
+        TAZUNA_GOTEMPLATE_WASM: templateWasm
+      },
+      registerSecret: () => undefined,
+      templateDir: '',
+      version: '0.1.0',
+      log: engineLog
+    }
+  )
+  try {
+    const checked = await engine.check()
+    if (checked.problems.length > 0) {
+      throw new Error(`check failed: ${JSON.stringify(checked.problems)}`)
+    }
+    return { result: await fn(engine, engineLog), log }
+  } finally {
+    engine.close()
+  }
+}
+
+/** The action's merge flow core: layered apply with sync, recording the workspace's commit. */
+export async function actionSync(
+  ws: Workspace,
+  tags: readonly string[] = []
+): Promise<EngineRun<ApplyOutcome>> {
+  return withEngine(ws, { tags }, (engine, log) => engine.apply({ gitCommitHash: ws.sha, log }))
+}
+
+/** The action's pull-request Diff: every manifest's entries and the `state diff` text. */
+export async function actionDiff(
+  ws: Workspace
+): Promise<EngineRun<{ diffs: ManifestDiff[]; text: string }>> {
+  return withEngine(ws, {}, async (engine) => {
+    const diffs = await engine.diff()
+    return { diffs, text: engine.diffText(diffs) }
+  })
+}
+
+/** Throws with the failure when an apply did not succeed. */
+export function assertApplied(outcome: ApplyOutcome): void {
+  if (outcome.failure !== undefined) throw new Error(outcome.failure.message)
+}
+
+/** The real Tazuna CLI, when a developer provides it. */
+export const tazunaBin = process.env.TAZUNA_BIN
+
+/** Why the CLI comparisons are skipped (empty when they run). */
+export const tazunaSkipReason =
+  tazunaBin === undefined || tazunaBin === ''
+    ? ' (SKIPPED: TAZUNA_BIN is not set — the Tazuna CLI cannot be built here: github.com/pepabo/tazuna is 403 on the Go module proxy; set TAZUNA_BIN=/path/to/tazuna to run them)'
+    : ''
+
+/** `describe` when TAZUNA_BIN is set, `describe.skip` otherwise. */
+export const describeWithTazuna = tazunaSkipReason === '' ? describe : describe.skip
+
+/** What the CLI printed. */
+export interface CliRun {
+  code: number
+  stdout: string
+  stderr: string
+}
+
+/** Runs `tazuna <args>` with the workspace's environment flag, against the test cluster. */
+export async function runTazuna(ws: Workspace, args: readonly string[]): Promise<CliRun> {
+  const environment = ws.fixture.spec.environment
+  const argv = [...args, '-f', ws.file, ...(environment ? ['-e', environment] : [])]
+  try {
+    const { stdout, stderr } = await promisify(execFile)(tazunaBin ?? 'tazuna', argv, {
+      cwd: ws.dir,
+      env: { ...process.env, KUBECONFIG: process.env.TAZUNA_TEST_ADMIN_KUBECONFIG },
+      maxBuffer: 64 * 1024 * 1024
+    })
+    return { code: 0, stdout, stderr }
+  } catch (error) {
+    const e = error as { code?: number; stdout?: string; stderr?: string }
+    return {
+      code: typeof e.code === 'number' ? e.code : 1,
+      stdout: e.stdout ?? '',
+      stderr: e.stderr ?? ''
+    }
+  }
+}
