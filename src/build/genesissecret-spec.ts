@@ -3,10 +3,8 @@
  * `spec.secrets[]` {uri, preferLabel, items: {providerKey: {mapTo}}}, `spec.static`,
  * `spec.outputs[]` (stdout or kubernetesSecret). The file's own apiVersion/kind are not checked.
  */
-import { decodeGo } from '../config/go-json.js'
+import { unmarshalGoFile } from '../config/go-json.js'
 import { genesisSecretGoType } from '../config/schema-go.js'
-import { ConfigError } from '../errors.js'
-import { parseYamlDocuments } from '../yaml/go-yaml.js'
 
 /** One `secrets[]` entry; `items` maps a provider key to the output key (`mapTo`). */
 export interface GenesisSecretSource {
@@ -43,16 +41,7 @@ export interface GenesisSecretSpec {
  * type mismatches throw a ConfigError with Go's messages, each naming `file` and the line.
  */
 export function parseGenesisSecret(text: string, file: string): GenesisSecretSpec {
-  const doc = parseYamlDocuments(text, file)[0]
-  const { value, problems } = decodeGo(doc?.value ?? null, genesisSecretGoType, {
-    file,
-    lineOf: (path) => doc?.lineOf(path) ?? doc?.line
-  })
-  if (problems.length > 0) {
-    throw new ConfigError(
-      problems.map((p) => ({ ...p, message: `invalid GenesisSecret: ${p.message}` }))
-    )
-  }
+  const value = unmarshalGoFile(text, file, genesisSecretGoType, 'GenesisSecret')
   return specOf((value as DecodedGenesisSecret).spec)
 }
 

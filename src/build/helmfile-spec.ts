@@ -4,16 +4,15 @@
  * helmDefaults, ...) is ignored, as upstream ignores it.
  */
 import {
-  decodeGo,
   goAny,
   goBool,
   goSlice,
   goString,
   goStruct,
+  unmarshalGoFile,
   type GoType
 } from '../config/go-json.js'
-import { ConfigError } from '../errors.js'
-import { parseYamlDocuments, type JsonValue } from '../yaml/go-yaml.js'
+import type { JsonValue } from '../yaml/go-yaml.js'
 
 /** `repositories[]`: an alias for `<alias>/<chart>` chart references. */
 export interface HelmRepository {
@@ -70,13 +69,5 @@ const helmfileGoType: GoType = goStruct('Helmfile', {
  * throw a ConfigError with Go's messages, each naming `file` and the line.
  */
 export function parseHelmfileSpec(text: string, file: string): HelmfileSpec {
-  const doc = parseYamlDocuments(text, file)[0]
-  const { value, problems } = decodeGo(doc?.value ?? null, helmfileGoType, {
-    file,
-    lineOf: (path) => doc?.lineOf(path) ?? doc?.line
-  })
-  if (problems.length > 0) {
-    throw new ConfigError(problems.map((p) => ({ ...p, message: `invalid helmfile: ${p.message}` })))
-  }
-  return value as HelmfileSpec
+  return unmarshalGoFile(text, file, helmfileGoType, 'helmfile') as HelmfileSpec
 }

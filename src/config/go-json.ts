@@ -11,9 +11,14 @@
  * Missing scalars get Go's zero value, missing slices `[]` and maps `{}`; missing (or null)
  * pointer structs stay undefined.
  */
-import type { ConfigProblem } from '../errors.js'
+import { ConfigError, type ConfigProblem } from '../errors.js'
 import { formatGoFloat } from '../yaml/go-scalars.js'
-import { isJsonObject, type JsonObject, type JsonValue } from '../yaml/go-yaml.js'
+import {
+  isJsonObject,
+  parseYamlDocuments,
+  type JsonObject,
+  type JsonValue
+} from '../yaml/go-yaml.js'
 import type { SourceIndex } from './source-index.js'
 
 /** A Go type of the schema, enough to reproduce encoding/json's behaviour and messages. */
@@ -68,6 +73,24 @@ export function decodeGo(
   const problems: ConfigProblem[] = []
   const decoded = decode(value, type, { ctx, problems, struct: undefined, fields: [] }, rawPath)
   return { value: decoded ?? zero(type), problems }
+}
+
+/**
+ * sigs.k8s.io/yaml.Unmarshal of a whole file (a GenesisSecret file, a rendered helmfile) into
+ * `type`: only the first YAML document counts, null or empty gives the zero value, and every
+ * type mismatch is thrown in one ConfigError naming `file` and the line, prefixed
+ * `invalid <what>: `.
+ */
+export function unmarshalGoFile(text: string, file: string, type: GoType, what: string): unknown {
+  const doc = parseYamlDocuments(text, file)[0]
+  const { value, problems } = decodeGo(doc?.value ?? null, type, {
+    file,
+    lineOf: (path) => doc?.lineOf(path) ?? doc?.line
+  })
+  if (problems.length > 0) {
+    throw new ConfigError(problems.map((p) => ({ ...p, message: `invalid ${what}: ${p.message}` })))
+  }
+  return value
 }
 
 interface State {
