@@ -4,7 +4,7 @@
  */
 import { ClusterError } from '../errors.js'
 import { systemClock, type Clock, type Cluster, type ObjectRef } from '../apply/ports.js'
-import type { JsonObject, JsonValue } from '../yaml/go-yaml.js'
+import { isJsonObject, type JsonObject } from '../yaml/go-yaml.js'
 import { jsonBody, responseError, type KubeClient } from './kube-client.js'
 import type { KubeDiscovery, ResourceInfo } from './kube-discovery.js'
 
@@ -169,7 +169,7 @@ export class KubeCluster implements Cluster {
 
 /** The reference of an object (apiVersion, kind, metadata.namespace, metadata.name). */
 export function refOf(object: JsonObject): ObjectRef {
-  const metadata = isObject(object.metadata) ? object.metadata : {}
+  const metadata = isJsonObject(object.metadata) ? object.metadata : {}
   const namespace = typeof metadata.namespace === 'string' ? metadata.namespace : ''
   return {
     apiVersion: typeof object.apiVersion === 'string' ? object.apiVersion : '',
@@ -191,7 +191,7 @@ function nsName(ref: ObjectRef): string {
 // §9.3: resourceVersion cleared and managedFields removed before the apply.
 function applyBody(object: JsonObject): JsonObject {
   const copy = structuredClone(object)
-  if (isObject(copy.metadata)) {
+  if (isJsonObject(copy.metadata)) {
     delete copy.metadata.resourceVersion
     delete copy.metadata.managedFields
   }
@@ -219,19 +219,19 @@ function isCrd(ref: ObjectRef): boolean {
 
 function isEstablished(crd: JsonObject | undefined): boolean {
   const status = crd?.status
-  if (!isObject(status) || !Array.isArray(status.conditions)) return false
+  if (!isJsonObject(status) || !Array.isArray(status.conditions)) return false
   return status.conditions.some(
-    (c) => isObject(c) && c.type === 'Established' && c.status === 'True'
+    (c) => isJsonObject(c) && c.type === 'Established' && c.status === 'True'
   )
 }
 
 function crdSpec(crd: JsonObject): JsonObject {
-  return isObject(crd.spec) ? crd.spec : {}
+  return isJsonObject(crd.spec) ? crd.spec : {}
 }
 
 function crdKind(crd: JsonObject): string {
   const names = crdSpec(crd).names
-  return isObject(names) && typeof names.kind === 'string' ? names.kind : ''
+  return isJsonObject(names) && typeof names.kind === 'string' ? names.kind : ''
 }
 
 function servedApiVersions(crd: JsonObject): string[] {
@@ -239,10 +239,8 @@ function servedApiVersions(crd: JsonObject): string[] {
   const versions = Array.isArray(spec.versions) ? spec.versions : []
   const group = typeof spec.group === 'string' ? spec.group : ''
   return versions
-    .filter((v): v is JsonObject => isObject(v) && v.served !== false && typeof v.name === 'string')
+    .filter(
+      (v): v is JsonObject => isJsonObject(v) && v.served !== false && typeof v.name === 'string'
+    )
     .map((v) => `${group}/${v.name as string}`)
-}
-
-function isObject(v: JsonValue | undefined): v is JsonObject {
-  return typeof v === 'object' && v !== null && !Array.isArray(v)
 }

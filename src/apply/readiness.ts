@@ -2,7 +2,7 @@
  * helmfile `wait: true` (§9.5): after a manifest's objects are applied, wait until each is
  * ready, one after another, sharing one timeout.
  */
-import type { JsonObject, JsonValue } from '../yaml/go-yaml.js'
+import { isJsonObject, type JsonObject, type JsonValue } from '../yaml/go-yaml.js'
 import type { Clock, Cluster, ObjectRef } from './ports.js'
 
 const POLL_MS = 2000
@@ -69,18 +69,11 @@ export async function waitForReadiness(
 
 function objectAt(o: JsonObject, key: string): JsonObject {
   const v: JsonValue | undefined = o[key]
-  return typeof v === 'object' && v !== null && !Array.isArray(v) ? v : {}
+  return isJsonObject(v) ? v : {}
 }
 
 function podConditionReady(status: JsonObject): boolean {
   const conditions = status.conditions
   if (!Array.isArray(conditions)) return false
-  return conditions.some(
-    (c) =>
-      typeof c === 'object' &&
-      c !== null &&
-      !Array.isArray(c) &&
-      c.type === 'Ready' &&
-      c.status === 'True'
-  )
+  return conditions.some((c) => isJsonObject(c) && c.type === 'Ready' && c.status === 'True')
 }

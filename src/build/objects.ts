@@ -7,7 +7,7 @@ import { ConfigError } from '../errors.js'
 import { computeContentHash } from '../state/hash.js'
 import { formatStateKey, groupVersionKindOf, stateKeyOf } from '../state/key.js'
 import { formatGoFloat } from '../yaml/go-scalars.js'
-import type { JsonObject, JsonValue } from '../yaml/go-yaml.js'
+import { isJsonObject, type JsonObject, type JsonValue } from '../yaml/go-yaml.js'
 import { decodeDocumentStream, goTypeName } from './document-stream.js'
 
 /** Where the text came from (for errors) and the manifest type's default namespace. */
@@ -33,7 +33,7 @@ export function objectsFromYaml(text: string, opts: ObjectsOptions): JsonObject[
     const items = data.kind === 'List' ? data.items : undefined
     if (Array.isArray(items)) {
       items.forEach((item, i) => {
-        if (!isMapping(item)) return
+        if (!isJsonObject(item)) return
         const line = doc.lineOf(['items', i, 'metadata']) ?? doc.lineOf(['items', i])
         objects.push(withDefaultNamespace(item, namespace, opts.file, line))
       })
@@ -61,7 +61,7 @@ function withDefaultNamespace(
   line: number | undefined
 ): JsonObject {
   const metadata = data.metadata ?? null
-  if (metadata !== null && !isMapping(metadata)) {
+  if (metadata !== null && !isJsonObject(metadata)) {
     throw new ConfigError([
       {
         file,
@@ -78,10 +78,6 @@ function withDefaultNamespace(
 function isCrd(obj: JsonObject): boolean {
   const gvk = groupVersionKindOf(obj)
   return gvk.group === 'apiextensions.k8s.io' && gvk.kind === 'CustomResourceDefinition'
-}
-
-function isMapping(v: JsonValue | undefined): v is JsonObject {
-  return v !== null && v !== undefined && typeof v === 'object' && !Array.isArray(v)
 }
 
 /** Go's %v of a decoded JSON value (for the kind in error messages). */

@@ -11,7 +11,7 @@
  * written as JSON, which that reader parses to the same values.
  */
 import path from 'node:path'
-import type { JsonObject, JsonValue } from '../yaml/go-yaml.js'
+import { isJsonObject, type JsonObject, type JsonValue } from '../yaml/go-yaml.js'
 
 /** One `-f` argument to be: a user's file, or inline values that must be written to a file. */
 export type ValuesSource = { kind: 'file'; path: string; entry: string } | { kind: 'inline'; values: JsonObject }
@@ -21,7 +21,7 @@ export function mergeHelmValues(a: JsonObject, b: JsonObject): JsonObject {
   const out: JsonObject = { ...a }
   for (const [key, value] of Object.entries(b)) {
     const current = out[key]
-    out[key] = isMap(value) && isMap(current) ? mergeHelmValues(current, value) : value
+    out[key] = isJsonObject(value) && isJsonObject(current) ? mergeHelmValues(current, value) : value
   }
   return out
 }
@@ -50,7 +50,7 @@ export function planValuesSources(
     if (entry === null) return
     if (typeof entry === 'string') {
       sources.push({ kind: 'file', path: path.resolve(helmfileDir, entry), entry })
-    } else if (isMap(entry)) {
+    } else if (isJsonObject(entry)) {
       addInline(entry)
     } else {
       throw new ValuesEntryError(
@@ -62,8 +62,4 @@ export function planValuesSources(
     sources.push({ kind: 'file', path: path.resolve(helmfileDir, file), entry: file })
   }
   return sources
-}
-
-function isMap(value: JsonValue | undefined): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }

@@ -4,7 +4,7 @@
  * written by the Go CLI.
  */
 import { createHash } from 'node:crypto'
-import type { JsonObject, JsonValue } from '../yaml/go-yaml.js'
+import { isJsonObject, type JsonObject, type JsonValue } from '../yaml/go-yaml.js'
 import { compareBytes } from './byte-order.js'
 
 /** metadata fields the API server sets; dropped before hashing (§6 step 2). */
@@ -55,7 +55,7 @@ export function hashInput(obj: JsonObject): JsonObject {
   const copy: JsonObject = { ...obj }
   delete copy.status
   const metadata = obj.metadata
-  if (metadata !== null && typeof metadata === 'object' && !Array.isArray(metadata)) {
+  if (isJsonObject(metadata)) {
     const trimmed: JsonObject = { ...metadata }
     for (const field of SERVER_METADATA_FIELDS) delete trimmed[field]
     copy.metadata = trimmed

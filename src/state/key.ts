@@ -3,7 +3,7 @@
  * with a namespace, `{manifest}/{group}/{version}/{kind}/{name}` without. Whether an object is
  * namespaced is decided only by whether it has a namespace, never by discovery (§13.2).
  */
-import type { JsonObject, JsonValue } from '../yaml/go-yaml.js'
+import { isJsonObject, type JsonObject, type JsonValue } from '../yaml/go-yaml.js'
 
 /** The identity of one managed object inside a manifest's state. */
 export interface StateKey {
@@ -50,9 +50,7 @@ export function groupVersionKindOf(obj: JsonObject): GroupVersion & { kind: stri
  * a non-string namespace or name reads as `''`.
  */
 export function stateKeyOf(manifest: string, obj: JsonObject): StateKey {
-  const metadata = obj.metadata
-  const meta: JsonObject =
-    metadata !== null && typeof metadata === 'object' && !Array.isArray(metadata) ? metadata : {}
+  const meta = isJsonObject(obj.metadata) ? obj.metadata : {}
   return {
     manifest,
     ...groupVersionKindOf(obj),
