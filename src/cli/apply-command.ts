@@ -71,15 +71,7 @@ export const applyCommand: CliCommand = {
           store: session.store,
           clock: systemClock,
           log,
-          build: manifestBuilder(
-            { env: ctx.io.env, templates: ctx.templates },
-            {
-              configDir: loaded.dir,
-              environment: ctx.flags.environment,
-              providers: loaded.config.spec.providers,
-              session
-            }
-          )
+          build: manifestBuilder(ctx, loaded, session)
         }
       )
       if (!report.ok) throw new Error(report.error)

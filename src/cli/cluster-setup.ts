@@ -11,49 +11,40 @@ import type { KubeSession } from '../adapters/kube-session.js'
 import type { ApplyLog } from '../apply/ports.js'
 import { buildManifest, type BuiltManifest } from '../build/manifest.js'
 import type { HelmCapabilities } from '../build/context.js'
-import type { Manifest, ProviderConfig } from '../config/schema.js'
-import type { TemplateEngine } from '../template/engine.js'
-
-/** What the renderer needs from the command's context. */
-export interface BuilderIo {
-  env: Readonly<Record<string, string | undefined>>
-  templates: TemplateEngine
-  /** Runs kustomize, helm and op; defaults to the @actions/exec runner. */
-  runner?: CommandRunner
-}
+import type { CommandContext } from '../cli.js'
+import type { LoadedConfig } from '../config/load.js'
+import type { Manifest } from '../config/schema.js'
 
 /**
- * A renderer for the run: Helm capabilities come from the session's discovery, fetched once
- * and only when a helmfile manifest without its own `kubeVersion` needs them (§13.5).
+ * A renderer for the run: the command's environment and template engine, the loaded config's
+ * directory, `-e` and providers. Helm capabilities come from the session's discovery, fetched
+ * once and only when a helmfile manifest without its own `kubeVersion` needs them (§13.5).
  */
 export function manifestBuilder(
-  io: BuilderIo,
-  setup: {
-    configDir: string
-    environment: string
-    providers: readonly ProviderConfig[]
-    session: KubeSession
-  }
+  ctx: Pick<CommandContext, 'io' | 'templates' | 'flags'>,
+  loaded: LoadedConfig,
+  session: KubeSession,
+  runner: CommandRunner = createExecRunner()
 ): (m: Manifest) => Promise<BuiltManifest> {
+  const { env } = ctx.io
   let capabilities: Promise<HelmCapabilities> | undefined
-  const runner = io.runner ?? createExecRunner()
   const tools = {
-    ...(io.env.KUSTOMIZE_BIN ? { kustomize: io.env.KUSTOMIZE_BIN } : {}),
-    ...(io.env.HELM_BIN ? { helm: io.env.HELM_BIN } : {})
+    ...(env.KUSTOMIZE_BIN ? { kustomize: env.KUSTOMIZE_BIN } : {}),
+    ...(env.HELM_BIN ? { helm: env.HELM_BIN } : {})
   }
   return async (m) => {
     const needsCapabilities =
       (m.type === 'helmfile' || m.type === 'oras') && !m.helmfile?.kubeVersion
-    if (needsCapabilities) capabilities ??= setup.session.discovery.capabilities()
+    if (needsCapabilities) capabilities ??= session.discovery.capabilities()
     return buildManifest(m, {
       runner,
-      templates: io.templates,
-      configDir: setup.configDir,
-      environment: setup.environment,
+      templates: ctx.templates,
+      configDir: loaded.dir,
+      environment: ctx.flags.environment,
       ...(needsCapabilities ? { capabilities: await capabilities } : {}),
-      providers: setup.providers,
+      providers: loaded.config.spec.providers,
       registerSecret: () => undefined,
-      lookupEnv: (name) => io.env[name],
+      lookupEnv: (name) => env[name],
       tools
     })
   }

@@ -23,15 +23,7 @@ export const stateDiffCommand: CliCommand = {
       const diffs = await computeManifestDiffs(manifests, {
         store: session.store,
         log: stderrLog(ctx.io),
-        build: manifestBuilder(
-          { env: ctx.io.env, templates: ctx.templates },
-          {
-            configDir: loaded.dir,
-            environment: ctx.flags.environment,
-            providers: loaded.config.spec.providers,
-            session
-          }
-        )
+        build: manifestBuilder(ctx, loaded, session)
       })
       ctx.io.stdout(renderDiffText(diffs))
       return 0
