@@ -12,6 +12,7 @@ import { validateManifestNames } from '../config/names.js'
 import { ConfigError, InputError, formatProblem, type ConfigProblem } from '../errors.js'
 import { resolveLayers } from '../plan/layers.js'
 import { selectedByTags } from '../plan/tags.js'
+import { NAME_WARNING } from './build-command.js'
 import { gitCommitOf, manifestBuilder, stderrLog } from './cluster-setup.js'
 import { withSession } from './state-commands.js'
 
@@ -97,11 +98,7 @@ async function checkedConfig(
   const strictNames = switches.sync || result.manifests.some((m) => m.dependsOn.length > 0)
   if (!strictNames && result.config !== undefined) {
     const nameProblems = new Set(validateManifestNames(result.manifests).map(formatProblem))
-    if (nameProblems.size > 0) {
-      log.warn(
-        "manifest name validation failed (run 'tazuna check' to see details, or 'tazuna check --fix' to auto-fix)"
-      )
-    }
+    if (nameProblems.size > 0) log.warn(NAME_WARNING)
     problems = problems.filter((p) => !nameProblems.has(formatProblem(p)))
   }
   if (problems.length > 0 || result.config === undefined) {

@@ -9,7 +9,6 @@
  * helmfile manifests without `helmfile.kubeVersion` see Helm's library default (v1.20.0, see
  * DEFAULT_KUBE_VERSION) instead; the action's diff and apply do use discovery.
  */
-import { createExecRunner } from '../adapters/command-runner.js'
 import type { BuildContext } from '../build/context.js'
 import { renderManifestText } from '../build/manifest.js'
 import type { CliCommand, CommandContext } from '../cli.js'
@@ -22,9 +21,9 @@ import { validateConfig } from '../config/validate.js'
 import { validateManifest } from '../config/validate-manifest.js'
 import { ConfigError } from '../errors.js'
 import { selectedByTags } from '../plan/tags.js'
-import { stderrLog } from './cluster-setup.js'
+import { cliBuildContext, stderrLog } from './cluster-setup.js'
 
-/** The warning upstream logs when names fail the rules (build only warns, §2.5). */
+/** The warning upstream logs when names fail the rules and build or apply only warns (§2.5, §9.1). */
 export const NAME_WARNING =
   "manifest name validation failed (run 'tazuna check' to see details, or 'tazuna check --fix' to auto-fix)"
 
@@ -63,21 +62,5 @@ async function prepareBuild(
   }
   if (postProblems.length > 0) throw new ConfigError(postProblems)
   if (validateManifestNames(expanded.manifests).length > 0) stderrLog(ctx.io).warn(NAME_WARNING)
-  const env = ctx.io.env
-  return {
-    manifests: expanded.manifests,
-    context: {
-      runner: createExecRunner(),
-      templates: ctx.templates,
-      configDir: loaded.dir,
-      environment: ctx.flags.environment,
-      providers: loaded.config.spec.providers,
-      registerSecret: () => undefined,
-      lookupEnv: (name) => env[name],
-      tools: {
-        ...(env.KUSTOMIZE_BIN ? { kustomize: env.KUSTOMIZE_BIN } : {}),
-        ...(env.HELM_BIN ? { helm: env.HELM_BIN } : {})
-      }
-    }
-  }
+  return { manifests: expanded.manifests, context: cliBuildContext(ctx, loaded) }
 }

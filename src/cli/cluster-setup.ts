@@ -1,6 +1,6 @@
 /**
- * What the cluster commands of the CLI (`state diff`, `state list`, `apply`) share: the
- * renderer wired to the run's discovery, the git commit recorded in State, and log lines.
+ * What the CLI's commands share: the build context (`build`), the renderer wired to the run's
+ * discovery (`state diff`, `apply`), the git commit recorded in State, and log lines.
  */
 import {
   CommandNotFoundError,
@@ -10,42 +10,57 @@ import {
 import type { KubeSession } from '../adapters/kube-session.js'
 import type { ApplyLog } from '../apply/ports.js'
 import { buildManifest, type BuiltManifest } from '../build/manifest.js'
-import type { HelmCapabilities } from '../build/context.js'
+import type { BuildContext, HelmCapabilities } from '../build/context.js'
 import type { CommandContext } from '../cli.js'
 import type { LoadedConfig } from '../config/load.js'
 import type { Manifest } from '../config/schema.js'
 
 /**
- * A renderer for the run: the command's environment and template engine, the loaded config's
- * directory, `-e` and providers. Helm capabilities come from the session's discovery, fetched
- * once and only when a helmfile manifest without its own `kubeVersion` needs them (§13.5).
+ * The CLI's build context: the command's environment (KUSTOMIZE_BIN and HELM_BIN name the
+ * tools) and template engine, the loaded config's directory, `-e` and providers. Secrets are
+ * not registered: the CLI has no log masking.
+ */
+export function cliBuildContext(
+  ctx: Pick<CommandContext, 'io' | 'templates' | 'flags'>,
+  loaded: LoadedConfig,
+  runner: CommandRunner = createExecRunner()
+): BuildContext {
+  const { env } = ctx.io
+  return {
+    runner,
+    templates: ctx.templates,
+    configDir: loaded.dir,
+    environment: ctx.flags.environment,
+    providers: loaded.config.spec.providers,
+    registerSecret: () => undefined,
+    lookupEnv: (name) => env[name],
+    tools: {
+      ...(env.KUSTOMIZE_BIN ? { kustomize: env.KUSTOMIZE_BIN } : {}),
+      ...(env.HELM_BIN ? { helm: env.HELM_BIN } : {})
+    }
+  }
+}
+
+/**
+ * A renderer for the cluster commands: cliBuildContext, with Helm capabilities from the
+ * session's discovery, fetched once and only when a helmfile manifest without its own
+ * `kubeVersion` needs them (§13.5).
  */
 export function manifestBuilder(
   ctx: Pick<CommandContext, 'io' | 'templates' | 'flags'>,
   loaded: LoadedConfig,
   session: KubeSession,
-  runner: CommandRunner = createExecRunner()
+  runner?: CommandRunner
 ): (m: Manifest) => Promise<BuiltManifest> {
-  const { env } = ctx.io
+  const base = cliBuildContext(ctx, loaded, runner)
   let capabilities: Promise<HelmCapabilities> | undefined
-  const tools = {
-    ...(env.KUSTOMIZE_BIN ? { kustomize: env.KUSTOMIZE_BIN } : {}),
-    ...(env.HELM_BIN ? { helm: env.HELM_BIN } : {})
-  }
   return async (m) => {
     const needsCapabilities =
       (m.type === 'helmfile' || m.type === 'oras') && !m.helmfile?.kubeVersion
     if (needsCapabilities) capabilities ??= session.discovery.capabilities()
     return buildManifest(m, {
-      runner,
-      templates: ctx.templates,
-      configDir: loaded.dir,
-      environment: ctx.flags.environment,
-      ...(needsCapabilities ? { capabilities: await capabilities } : {}),
-      providers: loaded.config.spec.providers,
-      registerSecret: () => undefined,
-      lookupEnv: (name) => env[name],
-      tools
+      ...base,
+      ...(needsCapabilities ? { capabilities: await capabilities } : {})
     })
   }
 }
