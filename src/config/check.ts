@@ -6,27 +6,17 @@
  */
 import path from 'node:path'
 import { ConfigError, type ConfigProblem } from '../errors.js'
-import type { TemplateEngine } from '../template/engine.js'
 import { validateDependsOn } from './depends-on.js'
-import { nodeConfigFiles, type ConfigFiles } from './files.js'
+import { nodeConfigFiles } from './files.js'
 import { goQuote } from './go-quote.js'
 import { expandIncludes } from './includes.js'
-import { loadConfig, type LoadedConfig } from './load.js'
+import { loadConfig, type LoadConfigOptions, type LoadedConfig } from './load.js'
 import { validateManifestNames } from './names.js'
 import type { Manifest } from './schema.js'
 import { validateConfig } from './validate.js'
 
-/** What `check` needs. */
-export interface CheckConfigOptions {
-  /** tazuna.yaml as the user named it (`-f`). */
-  file: string
-  /** The `-e` value, or "". */
-  environment: string
-  engine: TemplateEngine
-  /** The running version for the minimum-version gate (non-semver skips it). */
-  version?: string
-  files?: ConfigFiles
-}
+/** What `check` needs: what loading needs. */
+export type CheckConfigOptions = LoadConfigOptions
 
 /** The outcome: the loaded file and expanded manifests when loading succeeded, and all problems. */
 export interface CheckResult {
