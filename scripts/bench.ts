@@ -1,0 +1,332 @@
+/**
+ * `npm run bench` (through scripts/bench.sh): measures the action's engine — the CLI of a freshly
+ * built bundle, `node <bundle>/cli.js` — on the test cluster, alternating with the Tazuna CLI
+ * when TAZUNA_BIN is set, and prints the medians as Markdown. Not a test: it asserts nothing
+ * about time, it only fails when a command fails.
+ *
+ * Scenarios per repository size (N manifests × M objects in layers of `dependsOn`):
+ *   sync-empty   `apply --sync` of a fresh repository (new namespace and State)
+ *   diff         `state diff` right after it (no changes)
+ *   sync-noop    `apply --sync` again (no changes)
+ *   sync-10pct   `apply --sync` after 10% of the objects changed
+ * plus the bundle's cold start (`node index.js` in check mode) and the size of dist/.
+ *
+ * Environment: BENCH_BUNDLE (the fresh bundle), KUBECONFIG, KUSTOMIZE_BIN, HELM_BIN (from
+ * scripts/cluster.sh), TAZUNA_BIN (optional). Arguments: --sizes 1000,10000 --reps 3
+ * --large-reps 1 --shape kustomize|raw --out FILE.
+ */
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { parseArgs } from 'node:util'
+import { canMeasureMemory, measure, median, type Measurement } from '../__tests__/bench/measure.js'
+import {
+  benchRepoFiles,
+  writeBenchRepo,
+  type BenchRepoOptions
+} from '../__tests__/bench/repo.js'
+
+const repoRoot = path.resolve(import.meta.dirname, '..')
+
+const { values: args } = parseArgs({
+  options: {
+    sizes: { type: 'string', default: '1000,10000' },
+    reps: { type: 'string', default: '3' },
+    'large-reps': { type: 'string', default: '1' },
+    shape: { type: 'string', default: 'kustomize' },
+    'cold-reps': { type: 'string', default: '15' },
+    out: { type: 'string' }
+  }
+})
+
+const bundle = requiredEnv('BENCH_BUNDLE')
+const tazunaBin = process.env.TAZUNA_BIN || undefined
+const shape = args.shape === 'raw' ? 'raw' : 'kustomize'
+
+type Tool = 'action' | 'tazuna'
+const scenarios = ['sync-empty', 'diff', 'sync-noop', 'sync-10pct'] as const
+type Scenario = (typeof scenarios)[number]
+
+/** Layout of a repository of `objects` objects. */
+function layoutOf(
+  objects: number
+): Pick<BenchRepoOptions, 'manifests' | 'objectsPerManifest' | 'layers'> {
+  if (objects <= 1000)
+    return { manifests: 20, objectsPerManifest: Math.ceil(objects / 20), layers: 4 }
+  return { manifests: 50, objectsPerManifest: Math.ceil(objects / 50), layers: 5 }
+}
+
+function commandOf(tool: Tool, args: readonly string[], file: string): string[] {
+  const base =
+    tool === 'action' ? [process.execPath, path.join(bundle, 'cli.js')] : [tazunaBin as string]
+  return [...base, ...args, '-f', file]
+}
+
+const results = new Map<string, Measurement[]>()
+const record = (key: string, m: Measurement): void => {
+  results.set(key, [...(results.get(key) ?? []), m])
+}
+
+async function run(tool: Tool, scenario: Scenario, size: number, argv: string[], file: string) {
+  const m = await measure(commandOf(tool, argv, file), { cwd: path.dirname(file) })
+  if (m.code !== 0) {
+    throw new Error(
+      `${tool} ${argv.join(' ')} (${scenario}, ${size} objects) exited ${m.code}:\n${m.stderr.slice(-3000)}`
+    )
+  }
+  if (scenario === 'diff' && m.stdout !== 'No changes detected.\n') {
+    throw new Error(`${tool} state diff after a sync printed changes:\n${m.stdout.slice(0, 2000)}`)
+  }
+  record(`${tool} ${scenario} ${size}`, m)
+  const rss = m.maxRssMiB === undefined ? '' : `, ${m.maxRssMiB.toFixed(0)} MiB`
+  process.stderr.write(
+    `  ${tool.padEnd(6)} ${scenario.padEnd(10)} ${String(size).padStart(6)}: ${m.seconds.toFixed(2)} s${rss}\n`
+  )
+}
+
+/** One repetition of every scenario for one tool on a fresh repository. */
+async function repetition(tool: Tool, size: number, rep: number): Promise<void> {
+  const id = `${tool === 'action' ? 'a' : 't'}${size}r${rep}${Date.now().toString(36)}`
+  const options: BenchRepoOptions = { id, shape, ...layoutOf(size) }
+  const dir = mkdtempSync(path.join(os.tmpdir(), `bench-${id}-`))
+  writeBenchRepo(dir, benchRepoFiles(options))
+  const file = path.join(dir, 'tazuna.yaml')
+  await run(tool, 'sync-empty', size, ['apply', '--sync'], file)
+  await run(tool, 'diff', size, ['state', 'diff'], file)
+  await run(tool, 'sync-noop', size, ['apply', '--sync'], file)
+  writeBenchRepo(dir, benchRepoFiles({ ...options, modifyEvery: 10 }))
+  await run(tool, 'sync-10pct', size, ['apply', '--sync'], file)
+}
+
+async function coldStart(reps: number): Promise<void> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-cold-'))
+  const options: BenchRepoOptions = {
+    id: 'cold',
+    shape: 'raw',
+    manifests: 2,
+    objectsPerManifest: 2,
+    layers: 1
+  }
+  writeBenchRepo(dir, benchRepoFiles(options))
+  const temp = mkdtempSync(path.join(os.tmpdir(), 'bench-runner-'))
+  const env = {
+    PATH: process.env.PATH,
+    HOME: temp,
+    GITHUB_ACTIONS: 'true',
+    GITHUB_EVENT_NAME: 'push',
+    GITHUB_WORKSPACE: dir,
+    RUNNER_TEMP: temp,
+    GITHUB_STEP_SUMMARY: path.join(temp, 'summary.md'),
+    GITHUB_OUTPUT: path.join(temp, 'output.txt'),
+    INPUT_MODE: 'check',
+    INPUT_CONFIG: 'tazuna.yaml'
+  }
+  for (const f of [env.GITHUB_STEP_SUMMARY, env.GITHUB_OUTPUT]) writeFileSync(f, '')
+  for (let i = 0; i < reps; i++) {
+    const m = await measure([process.execPath, path.join(bundle, 'index.js')], { cwd: dir, env })
+    if (m.code !== 0)
+      throw new Error(`node index.js (check) exited ${m.code}:\n${m.stdout}${m.stderr}`)
+    record('cold index.js check', m)
+    record('cold node -e 0', await measure([process.execPath, '-e', '0']))
+    record(
+      'cold action cli check',
+      await measure(commandOf('action', ['check'], path.join(dir, 'tazuna.yaml')))
+    )
+    if (tazunaBin)
+      record(
+        'cold tazuna check',
+        await measure(commandOf('tazuna', ['check'], path.join(dir, 'tazuna.yaml')))
+      )
+  }
+}
+
+function directoryBytes(dir: string): number {
+  return readdirSync(dir, { withFileTypes: true }).reduce(
+    (sum, e) =>
+      sum +
+      (e.isDirectory()
+        ? directoryBytes(path.join(dir, e.name))
+        : statSync(path.join(dir, e.name)).size),
+    0
+  )
+}
+
+function tryExec(file: string | undefined, argv: string[]): string {
+  if (!file) return 'unknown'
+  try {
+    return (
+      execFileSync(file, argv, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
+        .trim()
+        .split('\n')[0] ?? ''
+    )
+  } catch {
+    return 'unknown'
+  }
+}
+
+function requiredEnv(name: string): string {
+  const value = process.env[name]
+  if (!value) throw new Error(`${name} is not set: run npm run bench (scripts/bench.sh)`)
+  return value
+}
+
+const stat = (key: string, pick: (m: Measurement) => number | undefined): number =>
+  median((results.get(key) ?? []).map(pick).filter((v): v is number => v !== undefined))
+const fmt = (v: number, digits = 2): string => (Number.isFinite(v) ? v.toFixed(digits) : '–')
+
+function report(sizes: number[], reps: Record<number, number>): string {
+  const lines: string[] = []
+  const cpu = os.cpus()[0]?.model ?? 'unknown'
+  lines.push('## Machine and versions', '')
+  lines.push(
+    `- ${os.cpus().length} CPUs (${cpu}), ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB memory, ${os.type()} ${os.release()}`
+  )
+  lines.push(
+    `- Node ${process.version}; tazuna-action ${tryExec('git', ['-C', repoRoot, 'rev-parse', '--short', 'HEAD'])} (bundle built from the working tree)`
+  )
+  lines.push(
+    `- kustomize ${tryExec(process.env.KUSTOMIZE_BIN, ['version'])}; helm ${tryExec(process.env.HELM_BIN, ['version', '--short'])}; kube-apiserver ${tryExec(process.env.KUBE_APISERVER_BIN, ['--version'])} with etcd ${tryExec(process.env.ETCD_BIN, ['--version'])} on loopback`
+  )
+  lines.push(
+    `- Tazuna CLI: ${tazunaBin ? tryExec(tazunaBin, ['version']) : 'not available (TAZUNA_BIN unset; github.com/pepabo/tazuna is 403 on the Go module proxy)'}`
+  )
+  lines.push(
+    `- repositories: shape \`${shape}\`; ${sizes
+      .map((s) => {
+        const l = layoutOf(s)
+        return `${s} objects = ${l.manifests} manifests × ${l.objectsPerManifest} objects in ${l.layers} layers (+ a Namespace manifest), ${reps[s]} repetition(s)`
+      })
+      .join('; ')}`
+  )
+  lines.push('', '## Engine scenarios (medians)', '')
+  const header = ['scenario', 'objects', 'action s', 'action peak RSS MiB']
+  if (tazunaBin) header.push('tazuna s', 'tazuna peak RSS MiB', 'ratio action/tazuna', 'target')
+  lines.push(`| ${header.join(' | ')} |`, `|${header.map(() => ' --- ').join('|')}|`)
+  const targets: Record<Scenario, string> = {
+    'sync-empty': '≤ 0.7×',
+    diff: '≤ 0.5×',
+    'sync-noop': '≤ 0.5×',
+    'sync-10pct': '–'
+  }
+  for (const size of sizes) {
+    for (const s of scenarios) {
+      const a = stat(`action ${s} ${size}`, (m) => m.seconds)
+      const row = [
+        s,
+        String(size),
+        fmt(a),
+        fmt(
+          stat(`action ${s} ${size}`, (m) => m.maxRssMiB),
+          0
+        )
+      ]
+      if (tazunaBin) {
+        const t = stat(`tazuna ${s} ${size}`, (m) => m.seconds)
+        row.push(
+          fmt(t),
+          fmt(
+            stat(`tazuna ${s} ${size}`, (m) => m.maxRssMiB),
+            0
+          ),
+          `${fmt(a / t)}×`,
+          targets[s]
+        )
+      }
+      lines.push(`| ${row.join(' | ')} |`)
+    }
+  }
+  if (!tazunaBin) {
+    lines.push(
+      '',
+      'Ratios to the Tazuna CLI cannot be measured here: TAZUNA_BIN is not set and the CLI cannot be built on this machine (`go list -m -versions github.com/pepabo/tazuna` → 403 Forbidden). Set TAZUNA_BIN=/path/to/tazuna and rerun to get them.'
+    )
+  }
+  lines.push('', '## Cold start and size', '')
+  lines.push(
+    `- \`node index.js\` (check mode, tiny repository) to exit: ${fmt(
+      stat('cold index.js check', (m) => m.seconds),
+      3
+    )} s; to first output: ${fmt(
+      stat('cold index.js check', (m) => m.firstOutputSeconds),
+      3
+    )} s; peak RSS ${fmt(
+      stat('cold index.js check', (m) => m.maxRssMiB),
+      0
+    )} MiB (target ≤ 0.4 s)`
+  )
+  lines.push(
+    `- \`node cli.js check\`: ${fmt(
+      stat('cold action cli check', (m) => m.seconds),
+      3
+    )} s; bare \`node -e 0\`: ${fmt(
+      stat('cold node -e 0', (m) => m.seconds),
+      3
+    )} s`
+  )
+  if (tazunaBin)
+    lines.push(
+      `- \`tazuna check\`: ${fmt(
+        stat('cold tazuna check', (m) => m.seconds),
+        3
+      )} s`
+    )
+  const fresh = directoryBytes(bundle)
+  const committed = directoryBytes(path.join(repoRoot, 'dist'))
+  lines.push(
+    `- fresh bundle: ${fresh} bytes (${(fresh / 2 ** 20).toFixed(2)} MiB, ${(fresh / 1e6).toFixed(2)} MB); committed dist/: ${committed} bytes (${(committed / 2 ** 20).toFixed(2)} MiB) (target ≤ 8 MB)`
+  )
+  for (const f of readdirSync(bundle).sort())
+    lines.push(`  - ${f}: ${statSync(path.join(bundle, f)).size} bytes`)
+  if (canMeasureMemory && sizes.length > 1) {
+    const [small, large] = [sizes[0] as number, sizes[sizes.length - 1] as number]
+    const per = (s: Scenario) => {
+      const a = stat(`action ${s} ${small}`, (m) => m.maxRssMiB)
+      const b = stat(`action ${s} ${large}`, (m) => m.maxRssMiB)
+      return `${s}: ${fmt(a, 0)} → ${fmt(b, 0)} MiB, ${fmt(((b - a) * 1024) / (large - small), 1)} KiB per extra object`
+    }
+    lines.push(
+      '',
+      `Peak memory from ${small} to ${large} objects: ${scenarios.map(per).join('; ')}.`
+    )
+  }
+  return lines.join('\n') + '\n'
+}
+
+async function main(): Promise<void> {
+  const sizes = (args.sizes ?? '')
+    .split(',')
+    .map(Number)
+    .filter((n) => n > 0)
+  const reps: Record<number, number> = {}
+  sizes.forEach(
+    (s, i) =>
+      (reps[s] = Number(
+        i === sizes.length - 1 && sizes.length > 1 ? args['large-reps'] : args.reps
+      ))
+  )
+  process.stderr.write(
+    tazunaBin
+      ? `alternating with the Tazuna CLI at ${tazunaBin}\n`
+      : 'TAZUNA_BIN is not set: measuring the action only; ratios cannot be computed\n'
+  )
+  process.stderr.write('cold start\n')
+  await coldStart(Number(args['cold-reps']))
+  for (const size of sizes) {
+    for (let rep = 0; rep < (reps[size] ?? 1); rep++) {
+      process.stderr.write(`${size} objects, repetition ${rep + 1}\n`)
+      // Alternate which tool goes first, so neither always meets a warmer cluster.
+      const order: Tool[] = tazunaBin
+        ? rep % 2 === 0
+          ? ['action', 'tazuna']
+          : ['tazuna', 'action']
+        : ['action']
+      for (const tool of order) await repetition(tool, size, rep)
+    }
+  }
+  const text = report(sizes, reps)
+  process.stdout.write(text)
+  if (args.out) writeFileSync(args.out, text)
+}
+
+await main()
