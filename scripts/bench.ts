@@ -21,11 +21,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { canMeasureMemory, measure, median, type Measurement } from '../__tests__/bench/measure.js'
-import {
-  benchRepoFiles,
-  writeBenchRepo,
-  type BenchRepoOptions
-} from '../__tests__/bench/repo.js'
+import { benchRepoFiles, writeBenchRepo, type BenchRepoOptions } from '../__tests__/bench/repo.js'
 
 const repoRoot = path.resolve(import.meta.dirname, '..')
 
