@@ -21,7 +21,13 @@ import os from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { canMeasureMemory, measure, median, type Measurement } from '../__tests__/bench/measure.js'
-import { benchRepoFiles, writeBenchRepo, type BenchRepoOptions } from '../__tests__/bench/repo.js'
+import {
+  benchRepoFiles,
+  manifestNames,
+  writeBenchRepo,
+  type BenchRepoOptions
+} from '../__tests__/bench/repo.js'
+import { deleteBenchState } from '../__tests__/bench/state-cleanup.js'
 
 const repoRoot = path.resolve(import.meta.dirname, '..')
 
@@ -93,6 +99,12 @@ async function repetition(tool: Tool, size: number, rep: number): Promise<void> 
   await run(tool, 'sync-noop', size, ['apply', '--sync'], file)
   writeBenchRepo(dir, benchRepoFiles({ ...options, modifyEvery: 10 }))
   await run(tool, 'sync-10pct', size, ['apply', '--sync'], file)
+  // The next repetition should not list this one's State (see state-cleanup.ts).
+  if (!(await deleteBenchState(manifestNames(options)))) {
+    process.stderr.write(
+      "  (State ConfigMaps left in place: KUBECONFIG is not the test cluster's)\n"
+    )
+  }
 }
 
 async function coldStart(reps: number): Promise<void> {
