@@ -12,6 +12,7 @@ import {
   matchingFixtures,
   loadInteropFixture,
   prepareWorkspace,
+  removeWorkspace,
   type StateData,
   type Workspace
 } from './corpus.js'
@@ -54,6 +55,7 @@ describe.each(matchingFixtures())(
     beforeAll(() => {
       ws = prepareWorkspace(fixture)
     })
+    afterAll(() => removeWorkspace(ws))
 
     if (taggedSync !== undefined) {
       const tags = fixture.spec.tags ?? []
@@ -106,8 +108,13 @@ describe.each(matchingFixtures())(
 describe.each(divergentFixtures())('interop fixture %s: a known divergence', (name) => {
   const fixture = loadInteropFixture(name)
   it('the action still fails to sync it with the documented error (see the README)', async () => {
-    const { result } = await actionSync(prepareWorkspace(fixture))
-    expect(result.failure?.message).toContain(fixture.spec.knownDivergence?.actionError)
+    const ws = prepareWorkspace(fixture)
+    try {
+      const { result } = await actionSync(ws)
+      expect(result.failure?.message).toContain(fixture.spec.knownDivergence?.actionError)
+    } finally {
+      removeWorkspace(ws)
+    }
   })
 })
 

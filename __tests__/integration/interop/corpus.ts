@@ -9,7 +9,15 @@
 // `interop-<case>` namespaces, and re-applying the same objects is idempotent.
 import { execFileSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync
+} from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 
@@ -143,6 +151,11 @@ export function prepareWorkspace(fixture: InteropFixture): Workspace {
       ),
     expectedDiff: (text) => text.replace(/^Manifest: ix-/gm, `Manifest: ${run}`)
   }
+}
+
+/** Removes the workspace's copy (the cluster keeps its objects and State). */
+export function removeWorkspace(ws: Workspace | undefined): void {
+  if (ws !== undefined) rmSync(ws.dir, { recursive: true, force: true })
 }
 
 /**

@@ -12,6 +12,7 @@ import {
   matchingFixtures,
   loadInteropFixture,
   prepareWorkspace,
+  removeWorkspace,
   type Workspace
 } from './corpus.js'
 import {
@@ -87,6 +88,7 @@ describeWithTazuna.each(matchingFixtures())(
     beforeAll(() => {
       ws = prepareWorkspace(fixture)
     })
+    afterAll(() => removeWorkspace(ws))
 
     let stateCleared = false
     const clearStateOnce = async (): Promise<void> => {
@@ -152,6 +154,7 @@ describeWithTazuna.each(divergentFixtures())(
     beforeAll(() => {
       ws = prepareWorkspace(fixture)
     })
+    afterAll(() => removeWorkspace(ws))
 
     it('`tazuna apply --sync` writes the State the oracle computed', async () => {
       succeeded(await runTazuna(ws, ['apply', '--sync']))
