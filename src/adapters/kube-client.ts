@@ -5,7 +5,6 @@
  * (a new TLS connection) per request and its typed serializer drops fields it does not know
  * (action-conventions.md §2.2). Bodies go out as the raw JSON we were given.
  */
-import { createHash } from 'node:crypto'
 import http from 'node:http'
 import https from 'node:https'
 import type { KubeConfig } from '@kubernetes/client-node'
@@ -73,7 +72,10 @@ export class KubeClient {
   private readonly kc: KubeConfig
   private readonly retry: RetryPolicy
   private readonly clock: Clock
-  private agent: { key: string; agent: http.Agent } | undefined
+  private agent: { tls: TlsMaterial; agent: http.Agent } | undefined
+  /** Exec plugins and auth providers (token files, OIDC) can rotate credentials mid-run. */
+  private readonly perRequestAuth: boolean
+  private sessionOptions: Promise<https.RequestOptions> | undefined
 
   constructor(
     loaded: LoadedKubeConfig,
@@ -85,6 +87,10 @@ export class KubeClient {
       loaded.kubeConfig.getContextObject(loaded.context)?.namespace || 'default'
     this.retry = { ...DEFAULT_RETRY, ...options.retry }
     this.clock = options.clock ?? systemClock
+    const user = loaded.kubeConfig.getCurrentUser()
+    this.perRequestAuth = Boolean(
+      user?.exec || user?.authProvider || loaded.kubeConfig.getCurrentCluster()?.proxyUrl
+    )
   }
 
   /**
@@ -127,8 +133,7 @@ export class KubeClient {
   }
 
   private async send(req: KubeRequest): Promise<KubeResponse> {
-    const opts: https.RequestOptions = {}
-    await this.kc.applyToHTTPSOptions(opts)
+    const opts = await this.httpsOptions()
     const url = new URL(this.server + req.path)
     for (const [k, v] of Object.entries(req.query ?? {})) url.searchParams.set(k, v)
     const body =
@@ -177,29 +182,47 @@ export class KubeClient {
     })
   }
 
+  // client-node's applyToHTTPSOptions reads the CA and client certificate files on every call.
+  // Static credentials (a token, a token-file read at load, client certificates) are applied
+  // once per session; exec plugins and auth providers are asked again for every request, as
+  // client-node does, because they may rotate a token or a client certificate.
+  private async httpsOptions(): Promise<https.RequestOptions> {
+    const apply = async (): Promise<https.RequestOptions> => {
+      const opts: https.RequestOptions = {}
+      await this.kc.applyToHTTPSOptions(opts)
+      return opts
+    }
+    if (this.perRequestAuth) return await apply()
+    this.sessionOptions ??= apply()
+    return await this.sessionOptions
+  }
+
   // TLS material is fixed for a run unless an exec plugin rotates a client certificate, so
-  // one keep-alive agent per distinct set is reused across all requests.
+  // one keep-alive agent is reused for as long as the material stays the same.
   private agentFor(opts: https.RequestOptions, isHttps: boolean): http.Agent {
-    const tls = {
+    const tls: TlsMaterial = {
+      isHttps,
       ca: opts.ca,
       cert: opts.cert,
       key: opts.key,
       pfx: opts.pfx,
       passphrase: opts.passphrase,
       servername: opts.servername,
-      ...(opts.rejectUnauthorized === undefined
-        ? {}
-        : { rejectUnauthorized: opts.rejectUnauthorized })
+      rejectUnauthorized: opts.rejectUnauthorized
     }
-    const key = createHash('sha256')
-      .update(JSON.stringify([isHttps, tls]))
-      .digest('hex')
-    if (this.agent?.key !== key) {
+    if (this.agent === undefined || !sameTls(this.agent.tls, tls)) {
       this.agent?.agent.destroy()
       const agentOptions = { keepAlive: true, maxSockets: 16 }
+      const { isHttps: _, rejectUnauthorized, ...material } = tls
       this.agent = {
-        key,
-        agent: isHttps ? new https.Agent({ ...agentOptions, ...tls }) : new http.Agent(agentOptions)
+        tls,
+        agent: isHttps
+          ? new https.Agent({
+              ...agentOptions,
+              ...material,
+              ...(rejectUnauthorized === undefined ? {} : { rejectUnauthorized })
+            })
+          : new http.Agent(agentOptions)
       }
     }
     return this.agent.agent
@@ -210,6 +233,33 @@ export class KubeClient {
     this.agent?.agent.destroy()
     this.agent = undefined
   }
+}
+
+/** What a keep-alive agent's TLS connections depend on. */
+interface TlsMaterial {
+  isHttps: boolean
+  ca: https.RequestOptions['ca']
+  cert: https.RequestOptions['cert']
+  key: https.RequestOptions['key']
+  pfx: https.RequestOptions['pfx']
+  passphrase: string | undefined
+  servername: string | undefined
+  rejectUnauthorized: boolean | undefined
+}
+
+function sameTls(a: TlsMaterial, b: TlsMaterial): boolean {
+  return (Object.keys(a) as (keyof TlsMaterial)[]).every((k) => sameValue(a[k], b[k]))
+}
+
+// Identical objects first (static credentials reuse one set); otherwise byte comparison of
+// Buffers, element-wise for arrays — never a serialisation of the material.
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true
+  if (Buffer.isBuffer(a) && Buffer.isBuffer(b)) return a.equals(b)
+  if (Array.isArray(a) && Array.isArray(b)) {
+    return a.length === b.length && a.every((x, i) => sameValue(x, b[i]))
+  }
+  return false
 }
 
 // 429/502/503/504 are always transient. A 500 is retried only when the server says so

@@ -1,10 +1,11 @@
 // Kubeconfig loading and the HTTP client against loopback servers we control: guidance when
 // there is no usable kubeconfig, retries of transient failures within a bounded time, no
 // retry of permanent ones, one keep-alive connection, no credentials in messages.
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import os from 'node:os'
+import tls from 'node:tls'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from '@jest/globals'
 import { KubeClient } from '../../../src/adapters/kube-client.js'
@@ -18,13 +19,22 @@ function tempDir(): string {
   return mkdtempSync(path.join(os.tmpdir(), 'kube-client-'))
 }
 
-function kubeconfigFile(server: string, extra: { currentContext?: string } = {}): string {
+function kubeconfigFile(
+  server: string,
+  extra: {
+    currentContext?: string
+    cluster?: Record<string, unknown>
+    user?: Record<string, unknown>
+  } = {}
+): string {
   const file = path.join(tempDir(), 'config')
   const config = {
     apiVersion: 'v1',
     kind: 'Config',
-    clusters: [{ name: 'c', cluster: { server, 'insecure-skip-tls-verify': true } }],
-    users: [{ name: 'u', user: { token: TOKEN } }],
+    clusters: [
+      { name: 'c', cluster: extra.cluster ?? { server, 'insecure-skip-tls-verify': true } }
+    ],
+    users: [{ name: 'u', user: extra.user ?? { token: TOKEN } }],
     contexts: [{ name: 'ctx', context: { cluster: 'c', user: 'u' } }],
     'current-context': extra.currentContext ?? 'ctx'
   }
@@ -199,6 +209,61 @@ describe('KubeClient', () => {
     for (let i = 0; i < 5; i++) await client.request({ method: 'GET', path: '/api' }, 'probe')
     client.close()
     expect(server.requests).toHaveLength(5)
+    expect(server.connections).toBe(1)
+  })
+})
+
+describe('KubeClient credentials', () => {
+  it('reads the CA file once per session for a static token', async () => {
+    const server = await fakeServer([{ status: 200 }])
+    const ca = path.join(tempDir(), 'ca.crt')
+    // Not used over plain HTTP, but read by client-node whenever credentials are applied.
+    writeFileSync(ca, tls.rootCertificates[0] ?? '')
+    const file = kubeconfigFile(server.url, {
+      cluster: { server: server.url, 'certificate-authority': ca, 'insecure-skip-tls-verify': true }
+    })
+    const client = new KubeClient(loadKubeConfig({ env: { KUBECONFIG: file } }))
+    await client.request({ method: 'GET', path: '/api' }, 'probe')
+    // Reading the file again would now fail with ENOENT.
+    rmSync(ca)
+    for (let i = 0; i < 3; i++) {
+      expect((await client.request({ method: 'GET', path: '/api' }, 'probe')).status).toBe(200)
+    }
+    client.close()
+    expect(server.requests.map((r) => r.authorization)).toEqual(
+      Array<string>(4).fill(`Bearer ${TOKEN}`)
+    )
+    expect(server.connections).toBe(1)
+  })
+
+  it('asks an exec plugin again for every request, so rotated tokens are used', async () => {
+    const server = await fakeServer([{ status: 200 }])
+    const dir = tempDir()
+    const plugin = path.join(dir, 'plugin.sh')
+    // An already expired credential makes client-node run the plugin for each request.
+    writeFileSync(
+      plugin,
+      [
+        '#!/bin/sh',
+        `n=$(( $(cat "${dir}/n" 2>/dev/null || echo 0) + 1 ))`,
+        `echo "$n" > "${dir}/n"`,
+        'printf \'{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential",' +
+          '"status":{"token":"rotated-%s","expirationTimestamp":"2000-01-01T00:00:00Z"}}\' "$n"',
+        ''
+      ].join('\n')
+    )
+    chmodSync(plugin, 0o755)
+    const file = kubeconfigFile(server.url, {
+      user: { exec: { apiVersion: 'client.authentication.k8s.io/v1', command: plugin } }
+    })
+    const client = new KubeClient(loadKubeConfig({ env: { KUBECONFIG: file } }))
+    for (let i = 0; i < 3; i++) await client.request({ method: 'GET', path: '/api' }, 'probe')
+    client.close()
+    expect(server.requests.map((r) => r.authorization)).toEqual([
+      'Bearer rotated-1',
+      'Bearer rotated-2',
+      'Bearer rotated-3'
+    ])
     expect(server.connections).toBe(1)
   })
 })
