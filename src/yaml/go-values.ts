@@ -34,6 +34,8 @@ export interface WalkSource {
   text: string
   file: string
   lines: LineCounter
+  /** Ranges of quoted scalars whose raw U+2028/U+2029 were read the go-yaml way (filled in). */
+  readBreaks?: [number, number][]
 }
 
 // Guards against alias bombs (go-yaml v2 also refuses excessive aliasing).
@@ -152,7 +154,7 @@ function scalarValue(node: Scalar, w: Walk): JsonValue {
   if (v === null || v === undefined) return null
   if (typeof v === 'string') {
     if (node.type === Scalar.QUOTE_DOUBLE) checkEscapes(node, w)
-    return v
+    return RAW_BREAK.test(v) ? quotedWithBreaks(node, v, w) : v
   }
   if (typeof v === 'boolean') return v
   if (typeof v === 'bigint') return Number(v)
@@ -162,6 +164,37 @@ function scalarValue(node: Scalar, w: Walk): JsonValue {
   }
   if (v instanceof Uint8Array) return goUtf8(v)
   return fail(w, node, `unsupported YAML value of type ${typeof v}`)
+}
+
+const RAW_BREAK = /[\u2028\u2029]/
+// Escapes that also yield U+2028/U+2029: their characters are not line breaks to fold.
+const BREAK_ESCAPE = /\\(?:u202[89]|U0000202[89]|L|P)/
+// A raw break next to a backslash or a real newline (spaces and tabs between) folds
+// differently in go-yaml and in the `yaml` package.
+const UNSAFE_BREAK = /\\[\u2028\u2029]|[\r\n][ \t]*[\u2028\u2029]|[\u2028\u2029][ \t]*[\r\n]/
+
+/**
+ * go-yaml v2 (YAML 1.1) reads raw U+2028/U+2029 as line breaks: inside a quoted scalar it keeps
+ * the character, drops the blanks before it and skips the indentation after it (scanner.c
+ * `yaml_parser_scan_flow_scalar`; kustomize prints such values raw in single quotes). The
+ * `yaml` package keeps them as ordinary characters, so the blanks around them are removed here.
+ * Combinations that fold otherwise (next to a newline or a backslash, or mixed with escapes of
+ * the same characters) are refused; so is any raw break outside a quoted scalar (go-yaml.ts).
+ */
+function quotedWithBreaks(node: Scalar, v: string, w: Walk): string {
+  const [start = 0, end = 0] = node.range ?? []
+  const raw = w.text.slice(start, end)
+  const quoted = node.type === Scalar.QUOTE_SINGLE || node.type === Scalar.QUOTE_DOUBLE
+  if (!quoted || !RAW_BREAK.test(raw)) return v
+  if (UNSAFE_BREAK.test(raw) || (node.type === Scalar.QUOTE_DOUBLE && BREAK_ESCAPE.test(raw))) {
+    return fail(
+      w,
+      node,
+      'raw U+2028/U+2029 next to a line break or an escape: write it as an escape in a double-quoted string'
+    )
+  }
+  w.readBreaks?.push([start, end])
+  return v.replace(/[ \t]*([\u2028\u2029])[ \t]*/g, '$1')
 }
 
 /** go-yaml rejects `\u`/`\U` escapes of surrogates and of code points above U+10FFFF. */

@@ -44,13 +44,14 @@ const GO_YAML_FORBIDDEN =
   /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u0084\u0086-\u009f\ufffe\uffff]/
 // Line breaks in YAML 1.1 (go-yaml), ordinary characters for the `yaml` package.
 const YAML11_BREAKS = /[\u0085\u2028\u2029]/
+const YAML11_BREAKS_ALL = /[\u0085\u2028\u2029]/g
 
 /**
  * Parses a YAML stream (one or more documents). Syntax errors of every document are collected
  * and thrown together as one ConfigError naming `file` and the line of each.
  */
 export function parseYamlDocuments(text: string, file: string): YamlDocument[] {
-  checkCharacters(text, file)
+  checkForbiddenCharacters(text, file)
   const lineCounter = new LineCounter()
   const docs = parseAllDocuments(text, {
     version: '1.1',
@@ -73,7 +74,12 @@ export function parseYamlDocuments(text: string, file: string): YamlDocument[] {
     }
   }
   if (problems.length > 0) throw new ConfigError(problems)
-  return list.map((doc) => toYamlDocument({ doc, text, file, lines: lineCounter }))
+  const readBreaks: [number, number][] = []
+  const parsed = list.map((doc) =>
+    toYamlDocument({ doc, text, file, lines: lineCounter, readBreaks })
+  )
+  checkLineBreaks(text, file, readBreaks, lineCounter)
+  return parsed
 }
 
 /** Parses a file that must hold exactly one YAML document (tazuna.yaml, include files). */
@@ -129,8 +135,8 @@ function keyString(key: unknown, source: WalkSource): string | undefined {
   }
 }
 
-/** Characters go-yaml refuses, and YAML 1.1 line breaks the `yaml` package would misread. */
-function checkCharacters(text: string, file: string): void {
+/** Characters go-yaml refuses ("control characters are not allowed"). */
+function checkForbiddenCharacters(text: string, file: string): void {
   const problems: ConfigProblem[] = []
   text.split('\n').forEach((lineText, i) => {
     const forbidden = GO_YAML_FORBIDDEN.exec(lineText)?.[0]
@@ -141,15 +147,35 @@ function checkCharacters(text: string, file: string): void {
         message: `invalid YAML: control character ${codePoint(forbidden)} is not allowed`
       })
     }
-    const lineBreak = YAML11_BREAKS.exec(lineText)?.[0]
-    if (lineBreak !== undefined) {
-      problems.push({
-        file,
-        line: i + 1,
-        message: `invalid YAML: raw ${codePoint(lineBreak)} is a line break in YAML 1.1 (Go's parser); write it as an escape in a double-quoted string`
-      })
-    }
   })
+  if (problems.length > 0) throw new ConfigError(problems)
+}
+
+/**
+ * YAML 1.1 line breaks (U+0085, U+2028, U+2029) that the `yaml` package would misread: every one
+ * outside a quoted scalar that go-values.ts read the go-yaml way (`readBreaks`).
+ */
+function checkLineBreaks(
+  text: string,
+  file: string,
+  readBreaks: readonly [number, number][],
+  lines: LineCounter
+): void {
+  if (!YAML11_BREAKS.test(text)) return
+  const problems: ConfigProblem[] = []
+  const seenLines = new Set<number>()
+  for (const m of text.matchAll(YAML11_BREAKS_ALL)) {
+    const at = m.index
+    if (m[0] !== '\u0085' && readBreaks.some(([start, end]) => at >= start && at < end)) continue
+    const line = lines.linePos(at).line
+    if (seenLines.has(line)) continue
+    seenLines.add(line)
+    problems.push({
+      file,
+      line,
+      message: `invalid YAML: raw ${codePoint(m[0])} is a line break in YAML 1.1 (Go's parser); write it as an escape in a double-quoted string`
+    })
+  }
   if (problems.length > 0) throw new ConfigError(problems)
 }
 

@@ -105,18 +105,20 @@ describe.each(matchingFixtures())(
   }
 )
 
-describe.each(divergentFixtures())('interop fixture %s: a known divergence', (name) => {
-  const fixture = loadInteropFixture(name)
-  it('the action still fails to sync it with the documented error (see the README)', async () => {
-    const ws = prepareWorkspace(fixture)
-    try {
-      const { result } = await actionSync(ws)
-      expect(result.failure?.message).toContain(fixture.spec.knownDivergence?.actionError)
-    } finally {
-      removeWorkspace(ws)
-    }
+// jest refuses `.each` over an empty table: with no known divergence, there is nothing to run.
+if (divergentFixtures().length > 0)
+  describe.each(divergentFixtures())('interop fixture %s: a known divergence', (name) => {
+    const fixture = loadInteropFixture(name)
+    it('the action still fails to sync it with the documented error (see the README)', async () => {
+      const ws = prepareWorkspace(fixture)
+      try {
+        const { result } = await actionSync(ws)
+        expect(result.failure?.message).toContain(fixture.spec.knownDivergence?.actionError)
+      } finally {
+        removeWorkspace(ws)
+      }
+    })
   })
-})
 
 describe('the corpus', () => {
   it('has at least 15 fixtures', () => {

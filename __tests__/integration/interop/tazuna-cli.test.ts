@@ -145,30 +145,32 @@ describeWithTazuna.each(matchingFixtures())(
 
 // Where the action is known to differ, the CLI alone is held to the oracle: this also shows that
 // the oracle's expectation (not the action) is what the CLI does.
-describeWithTazuna.each(divergentFixtures())(
-  `interop fixture %s: the Tazuna CLI against the Go oracle (a known divergence of the action)${tazunaSkipReason}`,
-  (name) => {
-    const fixture = loadInteropFixture(name)
-    const { sync, pendingDiff } = fixture.expected
-    let ws: Workspace
-    beforeAll(() => {
-      ws = prepareWorkspace(fixture)
-    })
-    afterAll(() => removeWorkspace(ws))
+// jest refuses `.each` over an empty table: with no known divergence, there is nothing to run.
+if (divergentFixtures().length > 0)
+  describeWithTazuna.each(divergentFixtures())(
+    `interop fixture %s: the Tazuna CLI against the Go oracle (a known divergence of the action)${tazunaSkipReason}`,
+    (name) => {
+      const fixture = loadInteropFixture(name)
+      const { sync, pendingDiff } = fixture.expected
+      let ws: Workspace
+      beforeAll(() => {
+        ws = prepareWorkspace(fixture)
+      })
+      afterAll(() => removeWorkspace(ws))
 
-    it('`tazuna apply --sync` writes the State the oracle computed', async () => {
-      succeeded(await runTazuna(ws, ['apply', '--sync']))
-      const snapshot = await stateSnapshot(ws)
-      const entries = Object.fromEntries(
-        Object.entries(snapshot).map(([m, { _metadata: _, ...rest }]) => [m, rest])
-      )
-      expect(entries).toEqual(ws.expectedState(sync))
-      expect(succeeded(await runTazuna(ws, ['state', 'diff']))).toBe(ws.expectedDiff(sync.diff))
-    })
+      it('`tazuna apply --sync` writes the State the oracle computed', async () => {
+        succeeded(await runTazuna(ws, ['apply', '--sync']))
+        const snapshot = await stateSnapshot(ws)
+        const entries = Object.fromEntries(
+          Object.entries(snapshot).map(([m, { _metadata: _, ...rest }]) => [m, rest])
+        )
+        expect(entries).toEqual(ws.expectedState(sync))
+        expect(succeeded(await runTazuna(ws, ['state', 'diff']))).toBe(ws.expectedDiff(sync.diff))
+      })
 
-    it('with the pending edits, `tazuna state diff` prints the text the oracle computed', async () => {
-      applyPendingEdits(ws)
-      expect(succeeded(await runTazuna(ws, ['state', 'diff']))).toBe(ws.expectedDiff(pendingDiff))
-    })
-  }
-)
+      it('with the pending edits, `tazuna state diff` prints the text the oracle computed', async () => {
+        applyPendingEdits(ws)
+        expect(succeeded(await runTazuna(ws, ['state', 'diff']))).toBe(ws.expectedDiff(pendingDiff))
+      })
+    }
+  )

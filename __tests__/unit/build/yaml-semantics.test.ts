@@ -23,7 +23,9 @@ const cases = JSON.parse(readFileSync(join(dir, 'expected.json'), 'utf8')) as Or
 // different hash); each is listed with the reason.
 const failsClosed: Record<string, string> = {
   'quoted-continuation.yaml':
-    'go-yaml accepts a quoted scalar continued at the indentation of its key; `yaml` requires more'
+    'go-yaml accepts a quoted scalar continued at the indentation of its key; `yaml` requires more',
+  'raw-line-breaks-newline.yaml':
+    'a raw U+2028 next to a newline folds differently in go-yaml (kept both) and `yaml` (a space)'
 }
 const accepted = cases.filter((c) => c.error === undefined && failsClosed[c.file] === undefined)
 const rejected = cases.filter((c) => c.error !== undefined)
