@@ -23,7 +23,7 @@ const sideEffectModules = [
 ]
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'build/**', 'coverage/**', 'node_modules/**', '**/*.js', '**/*.mjs'] },
+  { ignores: ['dist/**', 'coverage/**', 'node_modules/**', '**/*.js', '**/*.mjs'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -6,7 +6,10 @@
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$repo"
-export PATH="$(bash scripts/node24.sh):$PATH"
+# shellcheck source=scripts/bootstrap.sh
+. scripts/bootstrap.sh
+bootstrap_node
+require_go 'to build the template engine and the test toolchain'
 work="$(mktemp -d "${TMPDIR:-/tmp}/tazuna-bench-XXXXXX")"
 started_cluster=0
 cleanup() {
@@ -15,7 +18,12 @@ cleanup() {
 }
 trap cleanup EXIT
 
-eval "$(bash scripts/build-tools.sh 2>/dev/null)"
+# Quiet unless it fails (an assignment, so that set -e sees the failure; eval would not).
+if ! tools_env="$(bash scripts/build-tools.sh 2>"$work/build-tools.log")"; then
+  cat "$work/build-tools.log" >&2
+  exit 1
+fi
+eval "$tools_env"
 if bash scripts/cluster.sh env >"$work/cluster.env" 2>/dev/null; then
   echo 'bench: reusing the running test cluster' >&2
 else

@@ -17,10 +17,9 @@ tools="$cache/tools"
 
 log() { printf 'build-tools: %s\n' "$*" >&2; }
 
-if ! command -v go >/dev/null 2>&1 && [ -x /usr/local/go/bin/go ]; then
-  PATH="/usr/local/go/bin:$PATH"
-fi
-command -v go >/dev/null 2>&1 || { log "go not found (need Go >= 1.26 on PATH)"; exit 1; }
+# shellcheck source=scripts/bootstrap.sh
+. "$repo/scripts/bootstrap.sh"
+require_go 'to build the test toolchain'
 
 mkdir -p "$tools"
 # Two test runs starting together must not both spend 15 minutes compiling the same thing.

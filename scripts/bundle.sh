@@ -5,7 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${1:-dist}"
-export PATH="$(bash scripts/node24.sh):$PATH"
+. scripts/bootstrap.sh
+bootstrap_node
 rm -rf "$out"
 node node_modules/@vercel/ncc/dist/ncc/cli.js build src/index.ts -o "$out" \
   --minify --license licenses.txt --target es2023 --quiet

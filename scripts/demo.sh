@@ -7,10 +7,14 @@
 #  3. runs the merge flow (layered apply + state sync) and prints the job summary and report;
 #  4. changes one object in the copy and prints the next pull request's Diff comment;
 #  5. stops what it started.
+# Works on a fresh clone: brings Node 24 and node_modules (scripts/bootstrap.sh) and checks for Go.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$repo"
-export PATH="$(bash scripts/node24.sh):$PATH"
+# shellcheck source=scripts/bootstrap.sh
+. scripts/bootstrap.sh
+bootstrap_node
+require_go 'to build the template engine and the demo cluster'
 work="$(mktemp -d "${TMPDIR:-/tmp}/tazuna-demo-XXXXXX")"
 emulator_pid=''
 started_cluster=0

@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # Runs every test: the unit suite and the integration suite against a throwaway kube-apiserver
-# with real kustomize and helm. Builds the test toolchain first (cached), on Node 24.
+# with real kustomize and helm. Works on a fresh clone: brings Node 24 and node_modules
+# (scripts/bootstrap.sh), checks for Go, then builds the test toolchain (cached).
 # Extra arguments go to jest (for example: --selectProjects unit). Ends with one plain line
 # `tests: N passed, N failed, N skipped` that CI systems read.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export PATH="$(bash scripts/node24.sh):$PATH"
+# shellcheck source=scripts/bootstrap.sh
+. scripts/bootstrap.sh
+bootstrap_node
+require_go 'to build the template engine and the test toolchain'
 if [[ " $* " != *" --selectProjects unit "* ]]; then
   bash scripts/build-tools.sh
 fi

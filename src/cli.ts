@@ -4,65 +4,27 @@
  * to stdout; errors go to stderr as `error: ...` with exit code 1 (never a stack trace).
  *
  * Commands are entries of `commands` below: a name (words, e.g. `state diff`), extra flags,
- * and `run`. To add one, write a module exporting a CliCommand (import the type from here)
+ * and `run`. To add one, write a module exporting a CliCommand (src/cli/command.ts)
  * and list it in `commands`.
  */
-import { execFile } from 'node:child_process'
-import { existsSync } from 'node:fs'
-import path from 'node:path'
-import { parseArgs, promisify, type ParseArgsOptionsConfig } from 'node:util'
+import { parseArgs, type ParseArgsOptionsConfig } from 'node:util'
 import packageJson from '../package.json' with { type: 'json' }
+import { processEnginePorts } from './adapters/engine-ports.js'
 import { applyCommand } from './cli/apply-command.js'
 import { buildCommand } from './cli/build-command.js'
-import { stateDiffCommand, stateListCommand } from './cli/state-commands.js'
-import { checkConfig, checkFailedHeadline } from './config/check.js'
-import { formatProblem } from './errors.js'
+import { checkCommand } from './cli/check-command.js'
 import {
-  findGoTemplateFiles,
-  goTemplateFilesFor,
-  goTemplateFilesIn
-} from './template/engine-files.js'
-import type { TemplateEngine } from './template/engine.js'
-import { createGoTemplateEngine, type GoTemplateFiles } from './template/wasm-engine.js'
+  stderrLog,
+  type CliCommand,
+  type CliIo,
+  type CommandContext,
+  type GlobalFlags
+} from './cli/command.js'
+import { stateDiffCommand, stateListCommand } from './cli/state-commands.js'
+import { createEngine, type Engine } from './engine/engine.js'
+import type { EnginePorts } from './engine/ports.js'
 
-/** Tazuna's global flags, parsed. */
-export interface GlobalFlags {
-  filePath: string
-  environment: string
-  /** From `-t a,b -t c`: ["a", "b", "c"]. */
-  tags: string[]
-  logLevel: string
-}
-
-/** What a command gets: the flags, its own options, output streams and the engine. */
-export interface CommandContext {
-  flags: GlobalFlags
-  /** Values of the command's own `options`. */
-  options: Record<string, string | boolean | (string | boolean)[] | undefined>
-  /** Arguments after the command words. */
-  args: string[]
-  io: CliIo
-  templates: TemplateEngine
-  /** This program's version (the minimum-version gate compares against it). */
-  version: string
-}
-
-/** One command of the table. */
-export interface CliCommand {
-  /** The command words, e.g. `check` or `state diff`. */
-  name: string
-  summary: string
-  options?: ParseArgsOptionsConfig
-  /** Returns the exit code; user errors are thrown as Error (printed as `error: <message>`). */
-  run(context: CommandContext): Promise<number>
-}
-
-/** Where output goes and what environment the CLI sees (tests pass their own). */
-export interface CliIo {
-  stdout(text: string): void
-  stderr(text: string): void
-  env: Readonly<Record<string, string | undefined>>
-}
+export type { CliCommand, CliIo, CommandContext, GlobalFlags } from './cli/command.js'
 
 const globalOptions = {
   'file-path': { type: 'string', short: 'f', default: 'tazuna.yaml' },
@@ -72,29 +34,9 @@ const globalOptions = {
   help: { type: 'boolean', short: 'h', default: false }
 } satisfies ParseArgsOptionsConfig
 
-const check: CliCommand = {
-  name: 'check',
-  summary: 'Validate tazuna.yaml (template, schema, includes, names, dependsOn); no cluster',
-  async run({ flags, io, templates, version }) {
-    const result = await checkConfig({
-      file: flags.filePath,
-      environment: flags.environment,
-      engine: templates,
-      version
-    })
-    if (result.problems.length > 0) {
-      const lines = [checkFailedHeadline(flags.filePath), ...result.problems.map(formatProblem)]
-      io.stderr(`error: ${lines.join('\n')}\n`)
-      return 1
-    }
-    io.stdout('ok\n')
-    return 0
-  }
-}
-
 /** Every command, longest names first when they share words. */
 export const commands: readonly CliCommand[] = [
-  check,
+  checkCommand,
   buildCommand,
   stateDiffCommand,
   stateListCommand,
@@ -115,8 +57,12 @@ export async function runCli(argv: readonly string[], io: CliIo = nodeIo): Promi
       io.stdout(usage())
       return parsed.help ? 0 : 1
     }
-    const templates = createGoTemplateEngine(() => locateGoTemplate(io.env))
-    return await parsed.command.run({ ...parsed, io, templates, version: packageJson.version })
+    const engine = createCliEngine(parsed.flags, io)
+    try {
+      return await parsed.command.run({ ...parsed, io, engine })
+    } finally {
+      engine.close()
+    }
   } catch (error) {
     io.stderr(`error: ${error instanceof Error ? error.message : String(error)}\n`)
     return 1
@@ -219,18 +165,23 @@ function usage(): string {
 }
 
 /**
- * The Go template engine's files: `TAZUNA_GOTEMPLATE_WASM`, else next to the running bundle
- * (dist/), else — running from source — the build cache, built on first use.
+ * The engine over the flags' configuration, on this process's ports; `ports` replaces some
+ * (tests pass their own template engine or session).
  */
-async function locateGoTemplate(env: CliIo['env']): Promise<GoTemplateFiles> {
-  const override = env.TAZUNA_GOTEMPLATE_WASM
-  if (override) return goTemplateFilesFor(override)
-  const bundled = findGoTemplateFiles([import.meta.dirname])
-  if (bundled) return bundled
-  const build = path.join(import.meta.dirname, 'template', 'engine', 'build.sh')
-  if (!existsSync(build)) {
-    throw new Error(`the Go template engine is missing from ${import.meta.dirname}`)
+export function createCliEngine(
+  flags: GlobalFlags,
+  io: CliIo,
+  ports: Partial<EnginePorts> = {}
+): Engine {
+  const settings = {
+    file: flags.filePath,
+    environment: flags.environment,
+    tags: flags.tags,
+    version: packageJson.version
   }
-  const { stdout } = await promisify(execFile)('bash', [build], { env: { ...env } })
-  return goTemplateFilesIn(stdout.trim())
+  const log = stderrLog(io)
+  return createEngine(settings, {
+    ...processEnginePorts({ env: io.env, codeDir: import.meta.dirname, log }),
+    ...ports
+  })
 }

@@ -8,12 +8,13 @@ import packageJson from '../package.json' with { type: 'json' }
 import { pullRequestOf } from './action/github-event.js'
 import { runCheckFlow } from './action/check-flow.js'
 import { runDiffFlow } from './action/diff-flow.js'
-import { createEngine } from './action/engine.js'
 import { runMergeFlow } from './action/merge-flow.js'
 import { createActionsRunner } from './adapters/actions-reporting.js'
 import { writeKubeconfigFile } from './adapters/actions-files.js'
+import { processEnginePorts } from './adapters/engine-ports.js'
 import { upsertStickyComment } from './adapters/github-comments.js'
-import type { Engine, Runner } from './action/ports.js'
+import type { Runner } from './action/ports.js'
+import { createEngine, type Engine } from './engine/engine.js'
 import { readSettings, type KubeconfigSource, type Settings } from './inputs.js'
 
 /** Runs the action: check, Diff (pull requests) or apply (pushes), as the inputs say. */
@@ -39,14 +40,23 @@ async function runMode(settings: Settings): Promise<void> {
     summaryFile: env.GITHUB_STEP_SUMMARY
   })
   const kubeconfig = kubeconfigPath(settings.kubeconfig, env.RUNNER_TEMP)
-  const engine = createEngine(settings, {
-    ...(kubeconfig === undefined ? {} : { kubeconfig }),
-    env,
-    registerSecret: (value) => core.setSecret(value),
-    templateDir: import.meta.dirname,
-    version: packageJson.version,
-    log: { info: (message) => core.info(message), warn: (message) => core.warning(message) }
-  })
+  const engine = createEngine(
+    {
+      file: settings.config,
+      environment: settings.environment,
+      tags: settings.tags,
+      version: packageJson.version
+    },
+    processEnginePorts({
+      env,
+      ...(kubeconfig === undefined ? {} : { kubeconfig }),
+      codeDir: import.meta.dirname,
+      registerSecret: (value) => core.setSecret(value),
+      log: { info: (message) => core.info(message), warn: (message) => core.warning(message) },
+      onSessionOpened: (describe) => core.info(`Cluster: ${describe}`),
+      ...(env.RUNNER_TEMP ? { tempDir: env.RUNNER_TEMP } : {})
+    })
+  )
   const target = {
     config: settings.config,
     environment: settings.environment,
@@ -71,7 +81,10 @@ async function runFlow(
   target: { config: string; environment: string; sha: string }
 ): Promise<void> {
   if (settings.mode === 'check') return runCheckFlow({ engine, runner }, target)
-  if (settings.mode === 'apply') return runMergeFlow({ engine, runner }, target)
+  if (settings.mode === 'apply') {
+    const { sync, prune, atomic } = settings
+    return runMergeFlow({ engine, runner }, { ...target, switches: { sync, prune, atomic } })
+  }
   const repository = repositoryOf()
   const pullRequest = repository && pullRequestOf(github.context.payload, repository)
   return runDiffFlow(

@@ -7,7 +7,7 @@ import { renderCheckMarkdown } from '../report/diff-markdown.js'
 import { countOutputs, diffReportJson, problemsText } from '../report/files.js'
 import { clip } from '../report/markdown.js'
 import type { DiffReport } from '../report/model.js'
-import type { CheckOutcome, Engine, Runner } from './ports.js'
+import type { CheckOutcome, FlowEngine, Runner } from './ports.js'
 
 /** The step's single failure after check problems were annotated. */
 export class CheckFailedError extends Error {
@@ -15,7 +15,7 @@ export class CheckFailedError extends Error {
 }
 
 /** Runs check; returns the outcome with every problem message redacted and annotated. */
-export async function runCheck(engine: Engine, runner: Runner): Promise<CheckOutcome> {
+export async function runCheck(engine: FlowEngine, runner: Runner): Promise<CheckOutcome> {
   const outcome = await engine.check()
   const problems = outcome.problems.map((p): ConfigProblem => ({
     ...p,
@@ -44,7 +44,7 @@ export interface CheckFlowOptions {
 
 /** Mode `check`: check, publish the result (summary, report files, zero counts), fail once. */
 export async function runCheckFlow(
-  deps: { engine: Engine; runner: Runner },
+  deps: { engine: FlowEngine; runner: Runner },
   options: CheckFlowOptions
 ): Promise<void> {
   const checked = await runCheck(deps.engine, deps.runner)

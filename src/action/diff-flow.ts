@@ -9,10 +9,11 @@ import { countOutputs, diffReportJson, problemsText } from '../report/files.js'
 import { countEntries, hasChanges, sumCounts, type DiffReport } from '../report/model.js'
 import { describeCounts } from '../report/markdown.js'
 import { checkFailure, runCheck } from './check-flow.js'
+import { renderDiffText } from '../state/text.js'
 import {
   CommentForbiddenError,
   type CommentPoster,
-  type Engine,
+  type FlowEngine,
   type PullRequest,
   type Runner
 } from './ports.js'
@@ -33,12 +34,12 @@ export interface DiffFlowOptions {
 
 /** Runs the flow; throws (once) for check problems, and for a Diff when fail-on-diff is on. */
 export async function runDiffFlow(
-  deps: { engine: Engine; runner: Runner; postComment: CommentPoster },
+  deps: { engine: FlowEngine; runner: Runner; postComment: CommentPoster },
   options: DiffFlowOptions
 ): Promise<void> {
   const { engine, runner } = deps
   const checked = await runCheck(engine, runner)
-  const manifests = checked.problems.length > 0 ? [] : await engine.diff()
+  const manifests = checked.run === undefined ? [] : await engine.diff(checked.run)
   const report: DiffReport = {
     config: options.config,
     environment: options.environment,
@@ -47,7 +48,7 @@ export async function runDiffFlow(
     ...(checked.plan === undefined ? {} : { plan: checked.plan }),
     problems: checked.problems
   }
-  const text = report.problems.length > 0 ? problemsText(report) : engine.diffText(manifests)
+  const text = report.problems.length > 0 ? problemsText(report) : renderDiffText(manifests)
   const reportPath = runner.writeReport({ json: diffReportJson(report), text })
   await runner.writeSummary(renderDiffSummary(report, { reportPath }).markdown)
   const perManifest = manifests.map((m) => ({

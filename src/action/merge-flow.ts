@@ -11,7 +11,8 @@ import { utf8Length } from '../report/markdown.js'
 import type { ApplyReport } from '../report/model.js'
 import { checkFailure, publishCheck, runCheck } from './check-flow.js'
 import { ManifestLog } from './manifest-log.js'
-import type { Engine, Runner } from './ports.js'
+import type { ApplySwitches } from '../engine/engine.js'
+import type { FlowEngine, Runner } from './ports.js'
 
 /** What the merge flow needs to know about the run. */
 export interface MergeFlowOptions {
@@ -19,26 +20,28 @@ export interface MergeFlowOptions {
   environment: string
   /** The pushed commit, recorded in State. */
   sha: string
+  switches: ApplySwitches
 }
 
 /** Runs the flow; throws once for check problems or a failed apply. */
 export async function runMergeFlow(
-  deps: { engine: Engine; runner: Runner },
+  deps: { engine: FlowEngine; runner: Runner },
   options: MergeFlowOptions
 ): Promise<void> {
   const { engine, runner } = deps
   const checked = await runCheck(engine, runner)
-  if (checked.problems.length > 0) {
-    const report = { ...options, manifests: [], problems: checked.problems }
+  const { switches, ...target } = options
+  if (checked.run === undefined) {
+    const report = { ...target, manifests: [], problems: checked.problems }
     await publishCheck(runner, report)
     throw checkFailure(options.config, checked.problems)
   }
   const names = (checked.plan?.layers ?? []).flat()
   const log = new ManifestLog(runner, names, (text) => engine.redact(text))
-  const outcome = await engine.apply({ gitCommitHash: options.sha, log })
+  const outcome = await engine.apply(checked.run, { ...switches, gitCommitHash: options.sha, log })
   log.finish(outcome)
 
-  const report: ApplyReport = { ...options, ...outcome }
+  const report: ApplyReport = { ...target, ...outcome }
   const reportPath = runner.writeReport({
     json: applyReportJson(report),
     text: applyReportText(report)

@@ -1,39 +1,21 @@
 /**
  * What the action's flows (check, PR Diff, merge apply) need from the world, as small ports:
- * the Tazuna engine (config, renderers, cluster), the runner (log, summary, outputs,
- * annotations, files) and the pull-request comment. main.ts binds them to @actions/*, the
- * kube session and the renderers; the flows stay free of side-effect imports.
+ * the Tazuna engine (src/engine), the runner (log, summary, outputs,
+ * annotations, files) and the pull-request comment. main.ts binds them to @actions/* and the
+ * engine; the flows stay free of side-effect imports.
  */
+import type { Engine } from '../engine/engine.js'
 import type { ConfigProblem } from '../errors.js'
-import type { ApplyOutcome, ApplyPlan, ManifestDiff, ReportTarget } from '../report/model.js'
+import type { ReportTarget } from '../report/model.js'
 
-/** The outcome of `tazuna check` (no cluster): every problem, and the plan when it resolved. */
-export interface CheckOutcome {
-  problems: ConfigProblem[]
-  plan?: ApplyPlan
-}
+export type { CheckOutcome } from '../engine/engine.js'
+export type { EngineLog } from '../engine/ports.js'
 
-/** Log lines a layered apply emits while it runs (manifests of a layer run concurrently). */
-export interface EngineLog {
-  info(message: string): void
-  warn(message: string): void
-}
-
-/** Tazuna's engine over one configuration, environment and kubeconfig. */
-export interface Engine {
-  /** Template, schema, includes, names, dependsOn; never contacts the cluster. */
-  check(): Promise<CheckOutcome>
-  /** Every manifest's Diff against its recorded State (read-only, `tazuna state diff`). */
-  diff(): Promise<ManifestDiff[]>
-  /** `tazuna state diff`'s exact text for the Diffs. */
-  diffText(diffs: readonly ManifestDiff[]): string
-  /** Layered apply with the run's sync/prune/atomic/tags; records `gitCommitHash` in State. */
-  apply(options: { gitCommitHash: string; log: EngineLog }): Promise<ApplyOutcome>
-  /** Replaces every registered secret value in `text`. */
-  redact(text: string): string
-  /** Releases connections; the engine is not used afterwards. */
-  close(): void
-}
+/**
+ * The engine as the flows use it: check, then the Diff or the apply of the checked run
+ * (src/engine/engine.ts; the command line drives the same engine).
+ */
+export type FlowEngine = Pick<Engine, 'check' | 'diff' | 'apply' | 'redact'>
 
 /** The runner: log, job summary, outputs, annotations and the report files. */
 export interface Runner {

@@ -4,7 +4,7 @@
  */
 import { ClusterError } from '../errors.js'
 import { systemClock, type Clock, type Cluster, type ObjectRef } from '../apply/ports.js'
-import { isJsonObject, type JsonObject } from '../yaml/go-yaml.js'
+import { isJsonObject, type JsonObject } from '../go/yaml.js'
 import { jsonBody, responseError, type KubeClient } from './kube-client.js'
 import type { KubeDiscovery, ResourceInfo } from './kube-discovery.js'
 

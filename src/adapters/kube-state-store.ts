@@ -15,7 +15,7 @@ import {
   stateToConfigMapData,
   type State
 } from '../state/state.js'
-import type { JsonObject } from '../yaml/go-yaml.js'
+import type { JsonObject } from '../go/yaml.js'
 import { jsonBody, responseError, type KubeClient } from './kube-client.js'
 
 const STATE_CONFIGMAP_PREFIX = configMapName('')

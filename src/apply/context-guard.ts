@@ -4,8 +4,8 @@
  * current context, any of them (`or`, default) or all of them (`and`). Checked before any
  * request reaches the cluster.
  */
-import { goQuote } from '../config/go-quote.js'
-import { goRegexpMatchesFully } from '../config/go-regexp.js'
+import { goQuote } from '../go/quote.js'
+import { goRegexpMatchesFully } from '../go/regexp.js'
 
 /** The guard fields of tazuna.yaml `spec`. */
 export interface ContextGuardSpec {

@@ -2,7 +2,7 @@
  * What the apply core needs to know about one manifest of tazuna.yaml (after include
  * expansion and path rewriting), and what it needs from the renderer.
  */
-import type { JsonObject } from '../yaml/go-yaml.js'
+import type { JsonObject } from '../go/yaml.js'
 import type { TestPluginSpec } from './test-plugins.js'
 
 /** The fields of a tazuna.yaml manifest the apply core reads (structurally a config Manifest). */

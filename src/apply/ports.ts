@@ -3,8 +3,8 @@
  * consumer needs; the implementations live in src/adapters/kube-*.ts (one shared client per
  * run) and in-memory fakes serve the unit tests.
  */
-import type { JsonObject } from '../yaml/go-yaml.js'
-import type { HelmCapabilities } from '../build/context.js'
+import type { JsonObject } from '../go/yaml.js'
+import type { HelmCapabilities } from '../render/context.js'
 import type { State } from '../state/state.js'
 
 export type { HelmCapabilities }

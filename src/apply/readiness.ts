@@ -2,7 +2,7 @@
  * helmfile `wait: true` (§9.5): after a manifest's objects are applied, wait until each is
  * ready, one after another, sharing one timeout.
  */
-import { isJsonObject, type JsonObject, type JsonValue } from '../yaml/go-yaml.js'
+import { isJsonObject, type JsonObject, type JsonValue } from '../go/yaml.js'
 import type { Clock, Cluster, ObjectRef } from './ports.js'
 
 const POLL_MS = 2000

@@ -6,7 +6,7 @@
 import { computeDiff, type DiffEntry } from '../state/diff.js'
 import { formatStateKey, parseStateKey, resourceOf, stateKeyOf } from '../state/key.js'
 import { formatSyncTime, type State } from '../state/state.js'
-import type { JsonObject } from '../yaml/go-yaml.js'
+import type { JsonObject } from '../go/yaml.js'
 import { readinessWaitOf, type DesiredState, type ManifestUnit } from './manifest-unit.js'
 import type { ApplyLog, Clock, Cluster, ObjectRef, StateStore, StoredState } from './ports.js'
 import { waitForReadiness } from './readiness.js'

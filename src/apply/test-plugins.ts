@@ -3,7 +3,7 @@
  * run after a manifest and after all manifests (`spec.tests`), with Tazuna's retry loop.
  */
 import { Environment } from '@marcbachmann/cel-js'
-import type { JsonValue } from '../yaml/go-yaml.js'
+import type { JsonValue } from '../go/yaml.js'
 import type { Clock, Cluster, ObjectRef } from './ports.js'
 
 /** The `resource` of a test: which kind to GET. */

@@ -5,7 +5,7 @@
  */
 import type { ConfigProblem } from '../errors.js'
 import { LayerError, resolveLayers } from '../plan/layers.js'
-import { goQuote } from './go-quote.js'
+import { goQuote } from '../go/quote.js'
 import type { Manifest } from './schema.js'
 
 /** Every dependsOn problem of the expanded manifest list. */

@@ -7,7 +7,7 @@
  */
 import path from 'node:path'
 import { ConfigError, type ConfigProblem } from '../errors.js'
-import type { TemplateEngine } from '../template/engine.js'
+import type { TemplateEngine } from '../go/template/engine.js'
 import { nodeConfigFiles, type ConfigFiles } from './files.js'
 import { loadTazunaDocument, type LoadedConfig } from './load.js'
 import type { Include, Manifest } from './schema.js'

@@ -8,13 +8,13 @@
  */
 import path from 'node:path'
 import { ConfigError, type ConfigProblem } from '../errors.js'
-import { tazunaTemplateData, TemplateError, type TemplateEngine } from '../template/engine.js'
-import { parseYamlDocument, type YamlDocument } from '../yaml/go-yaml.js'
+import { tazunaTemplateData, TemplateError, type TemplateEngine } from '../go/template/engine.js'
+import { parseYamlDocument, type YamlDocument } from '../go/yaml.js'
 import { fileErrorText, nodeConfigFiles, type ConfigFiles } from './files.js'
-import { decodeGo } from './go-json.js'
+import { decodeGo } from '../go/json.js'
 import { minimumVersionProblem } from './min-version.js'
 import type { TazunaConfig } from './schema.js'
-import { tazunaGoType } from './schema-go.js'
+import { tazunaGoType } from '../go/schema-types.js'
 import { SourceIndex } from './source-index.js'
 
 /** What loading needs. */

@@ -3,7 +3,7 @@
  * Masterminds/semver's NewVersion (a leading `v`, and missing minor/patch, are accepted) and
  * compared by semver precedence.
  */
-import { goQuote } from './go-quote.js'
+import { goQuote } from '../go/quote.js'
 
 interface SemVer {
   major: number

@@ -3,7 +3,7 @@
  * `tazuna-state-<name>`, so it must be a DNS-1123-label-like string of at most 240 bytes.
  */
 import type { ConfigProblem } from '../errors.js'
-import { goQuote } from './go-quote.js'
+import { goQuote } from '../go/quote.js'
 import type { Manifest } from './schema.js'
 
 /** 253 (ConfigMap name limit) minus the 13 bytes of `tazuna-state-`. */

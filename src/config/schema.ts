@@ -5,7 +5,7 @@
  * maps always hold at least their zero value; optional sub-objects (Go pointers) may be absent.
  */
 import type { SourceLocation } from '../errors.js'
-import type { JsonValue } from '../yaml/go-yaml.js'
+import type { JsonValue } from '../go/yaml.js'
 
 /** The whole file (spec §2.2). */
 export interface TazunaConfig {

@@ -6,13 +6,13 @@
  */
 import path from 'node:path'
 import type { ConfigProblem, SourceLocation } from '../errors.js'
-import { parseYamlDocument } from '../yaml/go-yaml.js'
+import { parseYamlDocument } from '../go/yaml.js'
 import type { ConfigFiles } from './files.js'
-import { decodeGo } from './go-json.js'
-import { goQuote } from './go-quote.js'
+import { decodeGo } from '../go/json.js'
+import { goQuote } from '../go/quote.js'
 import type { LoadedConfig } from './load.js'
 import { MANIFEST_TYPES, type HelmfileVar, type Manifest } from './schema.js'
-import { genesisSecretGoType } from './schema-go.js'
+import { genesisSecretGoType } from '../go/schema-types.js'
 import { SourceIndex } from './source-index.js'
 
 type Report = (at: SourceLocation, message: string) => void

@@ -5,8 +5,8 @@
  */
 import type { ConfigProblem } from '../errors.js'
 import { nodeConfigFiles, type ConfigFiles } from './files.js'
-import { compileGoRegexp } from './go-regexp.js'
-import { goQuote } from './go-quote.js'
+import { compileGoRegexp } from '../go/regexp.js'
+import { goQuote } from '../go/quote.js'
 import type { LoadedConfig } from './load.js'
 import type { ProviderConfig } from './schema.js'
 import { validateManifest } from './validate-manifest.js'

@@ -4,7 +4,7 @@
  * written by the Go CLI.
  */
 import { createHash } from 'node:crypto'
-import { isJsonObject, type JsonObject, type JsonValue } from '../yaml/go-yaml.js'
+import { isJsonObject, type JsonObject, type JsonValue } from '../go/yaml.js'
 import { compareBytes } from './byte-order.js'
 
 /** metadata fields the API server sets; dropped before hashing (§6 step 2). */

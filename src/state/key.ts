@@ -3,7 +3,7 @@
  * with a namespace, `{manifest}/{group}/{version}/{kind}/{name}` without. Whether an object is
  * namespaced is decided only by whether it has a namespace, never by discovery (§13.2).
  */
-import { isJsonObject, type JsonObject, type JsonValue } from '../yaml/go-yaml.js'
+import { isJsonObject, type JsonObject, type JsonValue } from '../go/yaml.js'
 
 /** The identity of one managed object inside a manifest's state. */
 export interface StateKey {

@@ -6,10 +6,10 @@ import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
-import { runCli, type CliCommand, type CommandContext } from '../../../src/cli.js'
+import { createCliEngine, runCli, type CliCommand, type CommandContext } from '../../../src/cli.js'
 import { applyCommand } from '../../../src/cli/apply-command.js'
 import { stateDiffCommand, stateListCommand } from '../../../src/cli/state-commands.js'
-import { createGoTemplateEngine } from '../../../src/template/wasm-engine.js'
+import { createGoTemplateEngine } from '../../../src/go/template/wasm-engine.js'
 import { adminSession, uniqueName } from './helpers.js'
 
 // The project's testTimeout is not applied per project; CRDs and retries need more than 5 s
@@ -30,28 +30,26 @@ async function runCommand(
   env: Record<string, string | undefined> = { KUBECONFIG: process.env.TAZUNA_TEST_ADMIN_KUBECONFIG }
 ): Promise<Output> {
   const out = { stdout: '', stderr: '' }
-  const ctx: CommandContext = {
-    flags: { filePath: file, environment: '', tags: [], logLevel: 'info' },
-    options,
-    args: [],
-    io: {
-      stdout: (t) => (out.stdout += t),
-      stderr: (t) => (out.stderr += t),
-      env: { KUSTOMIZE_BIN: process.env.KUSTOMIZE_BIN, ...env }
-    },
-    templates: createGoTemplateEngine(() => {
-      throw new Error('these fixtures use no templates')
-    }),
-    version: '0.1.0'
+  const flags = { filePath: file, environment: '', tags: [], logLevel: 'info' }
+  const io: CommandContext['io'] = {
+    stdout: (t) => (out.stdout += t),
+    stderr: (t) => (out.stderr += t),
+    env: { KUSTOMIZE_BIN: process.env.KUSTOMIZE_BIN, ...env }
   }
+  const templates = createGoTemplateEngine(() => {
+    throw new Error('these fixtures use no templates')
+  })
+  const engine = createCliEngine(flags, io, { templates })
   try {
-    return { code: await command.run(ctx), ...out }
+    return { code: await command.run({ flags, options, args: [], io, engine }), ...out }
   } catch (error) {
     return {
       code: 1,
       stdout: out.stdout,
       stderr: out.stderr + `error: ${(error as Error).message}\n`
     }
+  } finally {
+    engine.close()
   }
 }
 

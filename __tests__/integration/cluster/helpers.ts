@@ -7,7 +7,7 @@ import type { DesiredState, ManifestUnit } from '../../../src/apply/manifest-uni
 import type { ApplyLog } from '../../../src/apply/ports.js'
 import { computeContentHash } from '../../../src/state/hash.js'
 import { formatStateKey, stateKeyOf } from '../../../src/state/key.js'
-import type { JsonObject } from '../../../src/yaml/go-yaml.js'
+import type { JsonObject } from '../../../src/go/yaml.js'
 
 /** A lowercase DNS-label-safe unique name: `<prefix>-<8 hex>`. */
 export function uniqueName(prefix: string): string {

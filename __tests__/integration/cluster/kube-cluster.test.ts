@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
 import type { KubeSession } from '../../../src/adapters/kube-session.js'
 import { ClusterError } from '../../../src/errors.js'
-import type { JsonObject } from '../../../src/yaml/go-yaml.js'
+import type { JsonObject } from '../../../src/go/yaml.js'
 import { adminSession, configMap, namespace, readerSession, uniqueName } from './helpers.js'
 
 // The project's testTimeout is not applied per project; CRDs and retries need more than 5 s

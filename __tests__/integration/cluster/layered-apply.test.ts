@@ -7,7 +7,7 @@ import { runLayeredApply, type ApplyOptions } from '../../../src/apply/layered-a
 import { computeManifestDiffs } from '../../../src/apply/manifest-diffs.js'
 import type { ManifestUnit } from '../../../src/apply/manifest-unit.js'
 import type { Clock } from '../../../src/apply/ports.js'
-import type { JsonObject } from '../../../src/yaml/go-yaml.js'
+import type { JsonObject } from '../../../src/go/yaml.js'
 import {
   adminSession,
   configMap,

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
 import type { KubeSession } from '../../../src/adapters/kube-session.js'
 import { CONFIGMAP_DATA_LIMIT, configMapDataSize } from '../../../src/apply/state-size.js'
 import type { State } from '../../../src/state/state.js'
-import type { JsonObject } from '../../../src/yaml/go-yaml.js'
+import type { JsonObject } from '../../../src/go/yaml.js'
 import { adminSession, readerSession, uniqueName } from './helpers.js'
 
 // The project's testTimeout is not applied per project; CRDs and retries need more than 5 s

@@ -4,11 +4,13 @@
 import { execFile } from 'node:child_process'
 import { describe } from '@jest/globals'
 import { promisify } from 'node:util'
-import { createEngine } from '../../../src/action/engine.js'
-import type { EngineLog } from '../../../src/action/ports.js'
+import { processEnginePorts } from '../../../src/adapters/engine-ports.js'
+import { createEngine, type ConfigRun, type Engine } from '../../../src/engine/engine.js'
+import type { EngineLog } from '../../../src/engine/ports.js'
+import { renderDiffText } from '../../../src/state/text.js'
 import type { KubeSession } from '../../../src/adapters/kube-session.js'
 import type { ApplyOutcome, ManifestDiff } from '../../../src/report/model.js'
-import { goTemplateEngineFiles } from '../../unit/template/go-oracle.js'
+import { goTemplateEngineFiles } from '../../unit/go/template/go-oracle.js'
 import type { Workspace } from './corpus.js'
 
 /** A State ConfigMap as stored: its data and resourceVersion. */
@@ -84,11 +86,11 @@ export interface EngineRun<T> {
   log: string[]
 }
 
-/** Runs `fn` on a fresh action engine for the workspace (check first, as the flows do). */
+/** Runs `fn` on a fresh engine for the workspace, wired as main.ts wires it (check first). */
 async function withEngine<T>(
   ws: Workspace,
   options: { tags?: readonly string[] },
-  fn: (engine: ReturnType<typeof createEngine>, log: EngineLog) => Promise<T>
+  fn: (engine: Engine, run: ConfigRun, log: EngineLog) => Promise<T>
 ): Promise<EngineRun<T>> {
   templateWasm ??= goTemplateEngineFiles().wasm
   const log: string[] = []
@@ -98,31 +100,27 @@ async function withEngine<T>(
   }
   const engine = createEngine(
     {
-      config: ws.file,
+      file: ws.file,
       environment: ws.fixture.spec.environment ?? '',
       tags: options.tags ?? [],
-      sync: true,
-      prune: false,
-      atomic: false
+      version: '0.1.0'
     },
-    {
+    processEnginePorts({
       env: {
         ...process.env,
         KUBECONFIG: process.env.TAZUNA_TEST_ADMIN_KUBECONFIG,
         TAZUNA_GOTEMPLATE_WASM: templateWasm
       },
-      registerSecret: () => undefined,
-      templateDir: '',
-      version: '0.1.0',
+      codeDir: '',
       log: engineLog
-    }
+    })
   )
   try {
     const checked = await engine.check()
-    if (checked.problems.length > 0) {
+    if (checked.run === undefined) {
       throw new Error(`check failed: ${JSON.stringify(checked.problems)}`)
     }
-    return { result: await fn(engine, engineLog), log }
+    return { result: await fn(engine, checked.run, engineLog), log }
   } finally {
     engine.close()
   }
@@ -133,16 +131,18 @@ export async function actionSync(
   ws: Workspace,
   tags: readonly string[] = []
 ): Promise<EngineRun<ApplyOutcome>> {
-  return withEngine(ws, { tags }, (engine, log) => engine.apply({ gitCommitHash: ws.sha, log }))
+  return withEngine(ws, { tags }, (engine, run, log) =>
+    engine.apply(run, { sync: true, prune: false, atomic: false, gitCommitHash: ws.sha, log })
+  )
 }
 
 /** The action's pull-request Diff: every manifest's entries and the `state diff` text. */
 export async function actionDiff(
   ws: Workspace
 ): Promise<EngineRun<{ diffs: ManifestDiff[]; text: string }>> {
-  return withEngine(ws, {}, async (engine) => {
-    const diffs = await engine.diff()
-    return { diffs, text: engine.diffText(diffs) }
+  return withEngine(ws, {}, async (engine, run) => {
+    const diffs = await engine.diff(run)
+    return { diffs, text: renderDiffText(diffs) }
   })
 }
 

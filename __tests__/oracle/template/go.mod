@@ -24,4 +24,4 @@ require (
 	golang.org/x/crypto v0.26.0 // indirect
 )
 
-replace tazuna-action/gotemplate => ../../../src/template/engine
+replace tazuna-action/gotemplate => ../../../src/go/template/engine

@@ -1,11 +1,12 @@
 import type { ConfigProblem } from '../../../src/errors.js'
 import type {
   CheckOutcome,
-  Engine,
   EngineLog,
+  FlowEngine,
   Runner,
   StickyComment
 } from '../../../src/action/ports.js'
+import type { ConfigRun } from '../../../src/engine/engine.js'
 import type { ApplyOutcome, ManifestDiff } from '../../../src/report/model.js'
 
 /** A Runner that records what the flows published. */
@@ -46,13 +47,19 @@ export class RecordingRunner implements Runner {
   }
 }
 
-/** An Engine answering from fixed data; `secret` is what redact() hides. */
+/** The run a fake check hands out when it finds no problem (the flows only pass it back). */
+export const fakeRun = { config: {}, manifests: [] } as unknown as ConfigRun
+
+/**
+ * An engine answering from fixed data; `secret` is what redact() hides. Its check returns
+ * {@link fakeRun} when there is no problem, and diff and apply insist on getting it back.
+ */
 export function fakeEngine(options: {
   check?: CheckOutcome
   diffs?: ManifestDiff[]
   apply?: (log: EngineLog) => ApplyOutcome
   secret?: string
-}): Engine & { calls: string[] } {
+}): FlowEngine & { calls: string[] } {
   const calls: string[] = []
   const redact = (text: string): string =>
     options.secret === undefined ? text : text.split(options.secret).join('***')
@@ -60,19 +67,22 @@ export function fakeEngine(options: {
     calls,
     check: () => {
       calls.push('check')
-      return Promise.resolve(options.check ?? { problems: [] })
+      const outcome = options.check ?? { problems: [] }
+      return Promise.resolve(outcome.problems.length > 0 ? outcome : { ...outcome, run: fakeRun })
     },
-    diff: () => {
+    diff: (run) => {
       calls.push('diff')
+      if (run !== fakeRun) throw new Error('diff got a run that check did not return')
       return Promise.resolve(options.diffs ?? [])
     },
-    diffText: (diffs) => `text of ${diffs.length} manifests\n`,
-    apply: ({ gitCommitHash, log }) => {
-      calls.push(`apply ${gitCommitHash}`)
+    apply: (run, { gitCommitHash, log, sync, prune, atomic }) => {
+      if (run !== fakeRun) throw new Error('apply got a run that check did not return')
+      calls.push(
+        `apply ${gitCommitHash}${sync ? ' sync' : ''}${prune ? ' prune' : ''}${atomic ? ' atomic' : ''}`
+      )
       return Promise.resolve(options.apply?.(log) ?? { layers: [] })
     },
-    redact,
-    close: () => calls.push('close')
+    redact
   }
 }
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals'
 import { CheckFailedError, runCheckFlow } from '../../../src/action/check-flow.js'
 import { runDiffFlow, type DiffFlowOptions } from '../../../src/action/diff-flow.js'
 import { runMergeFlow } from '../../../src/action/merge-flow.js'
+import { renderDiffText } from '../../../src/state/text.js'
 import { CommentForbiddenError } from '../../../src/action/ports.js'
 import { parseMarker } from '../../../src/report/marker.js'
 import { fakeEngine, recordingPoster, RecordingRunner } from './fakes.js'
@@ -61,7 +62,7 @@ describe('the Diff flow', () => {
       'report-path': '/tmp/report-1/report.json',
       'comment-url': 'https://github.com/o/r/pull/1#issuecomment-1'
     })
-    expect(runner.reports[0]!.text).toBe('text of 2 manifests\n')
+    expect(runner.reports[0]!.text).toBe(renderDiffText(diffs))
     expect(poster.posted).toHaveLength(1)
     expect(parseMarker(poster.posted[0]!.body)).toMatchObject({
       config: 'tazuna.yaml',
@@ -162,12 +163,16 @@ describe('the Diff flow', () => {
 
 describe('the merge flow', () => {
   const counts = (added: number) => ({ added, modified: 0, removed: 0, alwaysSync: 0, pruned: 0 })
+  const switches = { sync: true, prune: false, atomic: false }
 
   it('stops at check problems before applying', async () => {
     const engine = fakeEngine({ check: { problems } })
     const runner = new RecordingRunner()
     await expect(
-      runMergeFlow({ engine, runner }, { config: 'tazuna.yaml', environment: '', sha: 'abc' })
+      runMergeFlow(
+        { engine, runner },
+        { config: 'tazuna.yaml', environment: '', sha: 'abc', switches }
+      )
     ).rejects.toThrow(CheckFailedError)
     expect(engine.calls).toEqual(['check'])
     expect(runner.summary).toContain('**Check failed** with 2 problems.')
@@ -207,12 +212,12 @@ describe('the merge flow', () => {
     const runner = new RecordingRunner()
     const flow = runMergeFlow(
       { engine, runner },
-      { config: 'tazuna.yaml', environment: '', sha: 'cafe' }
+      { config: 'tazuna.yaml', environment: '', sha: 'cafe', switches }
     )
     await expect(flow).rejects.toThrow(
       'layer 1 apply failed: manifest "web": failed to apply resource apps/v1/Deployment/demo/web'
     )
-    expect(engine.calls).toEqual(['check', 'apply cafe'])
+    expect(engine.calls).toEqual(['check', 'apply cafe sync'])
     expect(runner.groups).toEqual([
       {
         title: 'layer 1 · ns: applied (1 added, 20 ms)',

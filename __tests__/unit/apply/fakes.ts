@@ -10,7 +10,7 @@ import type {
   StoredState
 } from '../../../src/apply/ports.js'
 import { emptyState, type State } from '../../../src/state/state.js'
-import type { JsonObject } from '../../../src/yaml/go-yaml.js'
+import type { JsonObject } from '../../../src/go/yaml.js'
 
 /** A clock whose sleeps advance time instantly. */
 export function fakeClock(start = Date.UTC(2026, 4, 8, 1, 2, 3)): Clock & { slept: number[] } {

@@ -6,7 +6,7 @@ import { runLayeredApply, type ApplyOptions } from '../../../src/apply/layered-a
 import type { ManifestUnit } from '../../../src/apply/manifest-unit.js'
 import { computeContentHash } from '../../../src/state/hash.js'
 import { formatStateKey, stateKeyOf } from '../../../src/state/key.js'
-import type { JsonObject } from '../../../src/yaml/go-yaml.js'
+import type { JsonObject } from '../../../src/go/yaml.js'
 import { FakeCluster, fakeClock, FakeStore, memoryLog } from './fakes.js'
 
 const cm = (ns: string, name: string, v = '1'): JsonObject => ({

@@ -1,7 +1,7 @@
 // Readiness rules of helmfile `wait` (§9.5), as a table, and the shared-timeout wait loop.
 import { describe, expect, it } from '@jest/globals'
 import { isReady, waitForReadiness } from '../../../src/apply/readiness.js'
-import type { JsonObject } from '../../../src/yaml/go-yaml.js'
+import type { JsonObject } from '../../../src/go/yaml.js'
 import { FakeCluster, fakeClock } from './fakes.js'
 
 const ready = { type: 'Ready', status: 'True' }

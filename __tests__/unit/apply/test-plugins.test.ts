@@ -2,7 +2,7 @@
 // evaluation over a live object, ExistNonExist, and definitions that can never pass.
 import { describe, expect, it } from '@jest/globals'
 import { runTestPlugin, toCelValue, type TestPluginSpec } from '../../../src/apply/test-plugins.js'
-import type { JsonObject } from '../../../src/yaml/go-yaml.js'
+import type { JsonObject } from '../../../src/go/yaml.js'
 import { FakeCluster, fakeClock } from './fakes.js'
 
 const resource = { apiVersion: 'apps/v1', kind: 'Deployment' }

@@ -1,7 +1,12 @@
 import { beforeAll, describe, expect, it } from '@jest/globals'
 import path from 'node:path'
 import { parseCommandLine, runCli, type CliIo } from '../../../src/cli.js'
-import { describeWithGo, goTemplateEngineFiles, goTimeout, needsGo } from '../template/go-oracle.js'
+import {
+  describeWithGo,
+  goTemplateEngineFiles,
+  goTimeout,
+  needsGo
+} from '../go/template/go-oracle.js'
 
 const fixtures = path.join('__tests__', 'fixtures')
 

@@ -2,8 +2,13 @@ import { describe, expect, it } from '@jest/globals'
 import path from 'node:path'
 import { checkConfig } from '../../../src/config/check.js'
 import type { ConfigProblem } from '../../../src/errors.js'
-import { createGoTemplateEngine } from '../../../src/template/wasm-engine.js'
-import { describeWithGo, goTemplateEngineFiles, goTimeout, needsGo } from '../template/go-oracle.js'
+import { createGoTemplateEngine } from '../../../src/go/template/wasm-engine.js'
+import {
+  describeWithGo,
+  goTemplateEngineFiles,
+  goTimeout,
+  needsGo
+} from '../go/template/go-oracle.js'
 
 // One fixture per scenario under __tests__/fixtures/config-*/; each README says where the
 // expected texts come from (mostly upstream messages quoted by the behaviour spec).

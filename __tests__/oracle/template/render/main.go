@@ -1,4 +1,4 @@
-// Command render runs src/template/engine/render natively: it reads a JSON array of
+// Command render runs src/go/template/engine/render natively: it reads a JSON array of
 // {text, data, mode, name} cases on stdin and writes the array of results on stdout.
 // The unit tests compare the WebAssembly build, called from Node, with this output.
 package main

@@ -1,0 +1,101 @@
+// Running tools: real child processes from tiny scripts, no mocks (house style).
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { createExecRunner } from '../../../src/adapters/command-runner.js'
+import { renderKustomize } from '../../../src/render/kustomize/kustomize.js'
+import { createSecretRegistry } from '../../../src/render/secrets.js'
+import { MissingToolError, runTool, stderrTail } from '../../../src/render/tools.js'
+import { ToolError } from '../../../src/errors.js'
+
+let dir: string
+const originalPath = process.env.PATH
+const runner = createExecRunner()
+const noRedact = (t: string): string => t
+
+function script(name: string, body: string): string {
+  const file = path.join(dir, name)
+  writeFileSync(file, `#!/bin/sh\n${body}\n`)
+  chmodSync(file, 0o755)
+  return file
+}
+
+beforeAll(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'tazuna-tools-test-'))
+  script('echo-args', 'for a in "$@"; do printf "[%s]" "$a"; done')
+  script('fail', 'echo "line 1" >&2; echo "token=$1 rejected" >&2; exit 3')
+  script('kubectl', 'printf "kubectl"; for a in "$@"; do printf " [%s]" "$a"; done')
+})
+afterAll(() => {
+  process.env.PATH = originalPath
+  rmSync(dir, { recursive: true, force: true })
+})
+
+describe('runTool', () => {
+  it('passes arguments as an array, unquoted and unsplit', async () => {
+    const out = await runTool(
+      { runner, tool: 'helm', command: path.join(dir, 'echo-args'), redact: noRedact },
+      ['a b', "it's", '$HOME', '']
+    )
+    expect(out).toBe("[a b][it's][$HOME][]")
+  })
+
+  it('names a missing tool and how to install it', async () => {
+    const run = runTool(
+      { runner, tool: 'helm', command: path.join(dir, 'no-such-helm'), redact: noRedact },
+      []
+    )
+    await expect(run).rejects.toThrow(MissingToolError)
+    await expect(run).rejects.toThrow(
+      /helm is required but was not found at .*no-such-helm: install Helm v3/
+    )
+  })
+
+  it('reports command, exit code and stderr tail of a failing tool, with secrets redacted', async () => {
+    const secrets = createSecretRegistry()
+    secrets.registerSecret('hunter2')
+    const run = runTool(
+      { runner, tool: 'op', command: path.join(dir, 'fail'), redact: secrets.redact },
+      ['hunter2'],
+      { describe: 'manifest m' }
+    )
+    await expect(run).rejects.toThrow(ToolError)
+    await expect(run).rejects.toThrow(
+      /^manifest m: command failed \(exit code 3\): .*fail \*\*\*\nline 1\ntoken=\*\*\* rejected$/
+    )
+  })
+})
+
+describe('stderrTail', () => {
+  it('keeps the last lines and marks the cut', () => {
+    const text = Array.from({ length: 30 }, (_, i) => `l${i}`).join('\n')
+    expect(stderrTail(text, 3)).toBe('[...]\nl27\nl28\nl29')
+  })
+})
+
+describe('renderKustomize', () => {
+  it('falls back to `kubectl kustomize --reorder none` when kustomize is not on PATH', async () => {
+    process.env.PATH = dir
+    const out = await renderKustomize('/k/overlay', { runner, redact: noRedact })
+    expect(out).toBe('kubectl [kustomize] [--reorder] [none] [/k/overlay]')
+  })
+
+  it('names kustomize when neither kustomize nor kubectl is installed', async () => {
+    process.env.PATH = path.join(dir, 'empty')
+    await expect(renderKustomize('/k', { runner, redact: noRedact })).rejects.toThrow(
+      /kustomize is required but was not found on PATH: install kustomize v5 .* \(kubectl was not found either\)/
+    )
+  })
+
+  it('does not fall back when an explicit kustomize path is missing', async () => {
+    process.env.PATH = dir
+    await expect(
+      renderKustomize('/k', {
+        runner,
+        redact: noRedact,
+        tools: { kustomize: path.join(dir, 'nope') }
+      })
+    ).rejects.toThrow(/kustomize is required but was not found at/)
+  })
+})

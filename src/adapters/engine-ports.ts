@@ -1,0 +1,72 @@
+/**
+ * The engine's ports on the real parts, wired once for both entry points: the command runner,
+ * the Go template engine (found next to the bundle, or built from source when running from a
+ * checkout), and a kube session opened on first use.
+ */
+import { execFile } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import path from 'node:path'
+import { promisify } from 'node:util'
+import type { EngineLog, EnginePorts } from '../engine/ports.js'
+import {
+  findGoTemplateFiles,
+  goTemplateFilesFor,
+  goTemplateFilesIn
+} from '../go/template/engine-files.js'
+import { createGoTemplateEngine, type GoTemplateFiles } from '../go/template/wasm-engine.js'
+import { createExecRunner } from './command-runner.js'
+import { openKubeSession } from './kube-session.js'
+
+/** What the entry point knows about its process. */
+export interface ProcessPortsOptions {
+  env: Readonly<Record<string, string | undefined>>
+  /** A kubeconfig file to use instead of KUBECONFIG / ~/.kube/config / in-cluster. */
+  kubeconfig?: string
+  /** The directory of the running bundle (dist/) or of src/ when running from source. */
+  codeDir: string
+  registerSecret?: (value: string) => void
+  log: EngineLog
+  /** Told which cluster a session talks to when it opens (the action logs it). */
+  onSessionOpened?: (describe: string) => void
+  tempDir?: string
+}
+
+/** The engine's ports for this process. */
+export function processEnginePorts(options: ProcessPortsOptions): EnginePorts {
+  const { env } = options
+  const sessionEnv = {
+    ...env,
+    ...(options.kubeconfig === undefined ? {} : { KUBECONFIG: options.kubeconfig })
+  }
+  return {
+    templates: createGoTemplateEngine(() => locateGoTemplate(env, options.codeDir)),
+    runner: createExecRunner(),
+    openSession: () => {
+      const session = openKubeSession({ env: sessionEnv })
+      options.onSessionOpened?.(session.describe)
+      return session
+    },
+    env,
+    registerSecret: options.registerSecret ?? (() => undefined),
+    log: options.log,
+    ...(options.tempDir ? { tempDir: options.tempDir } : {})
+  }
+}
+
+/**
+ * The Go template engine's files: `TAZUNA_GOTEMPLATE_WASM`, else next to the running bundle,
+ * else — running from source — the build cache, built on first use.
+ */
+export async function locateGoTemplate(
+  env: Readonly<Record<string, string | undefined>>,
+  codeDir: string
+): Promise<GoTemplateFiles> {
+  const override = env.TAZUNA_GOTEMPLATE_WASM
+  if (override) return goTemplateFilesFor(override)
+  const bundled = findGoTemplateFiles([codeDir])
+  if (bundled) return bundled
+  const build = path.join(codeDir, 'go', 'template', 'engine', 'build.sh')
+  if (!existsSync(build)) throw new Error(`the Go template engine is missing from ${codeDir}`)
+  const { stdout } = await promisify(execFile)('bash', [build], { env: { ...env } })
+  return goTemplateFilesIn(stdout.trim())
+}

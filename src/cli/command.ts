@@ -1,0 +1,55 @@
+/**
+ * What a command of the command line is and gets. The table of commands and the parsing of
+ * Tazuna's global flags are in src/cli.ts; each command is one module of this folder.
+ */
+import type { ParseArgsOptionsConfig } from 'node:util'
+import type { Engine } from '../engine/engine.js'
+
+/** Tazuna's global flags, parsed. */
+export interface GlobalFlags {
+  filePath: string
+  environment: string
+  /** From `-t a,b -t c`: ["a", "b", "c"]. */
+  tags: string[]
+  logLevel: string
+}
+
+/** Where output goes and what environment the CLI sees (tests pass their own). */
+export interface CliIo {
+  stdout(text: string): void
+  stderr(text: string): void
+  env: Readonly<Record<string, string | undefined>>
+}
+
+/** What a command gets: the flags, its own options, output streams and the engine. */
+export interface CommandContext {
+  flags: GlobalFlags
+  /** Values of the command's own `options`. */
+  options: Record<string, string | boolean | (string | boolean)[] | undefined>
+  /** Arguments after the command words. */
+  args: string[]
+  io: CliIo
+  /** The engine over the flags' configuration (the same one the action drives). */
+  engine: Engine
+}
+
+/** One command of the table. */
+export interface CliCommand {
+  /** The command words, e.g. `check` or `state diff`. */
+  name: string
+  summary: string
+  options?: ParseArgsOptionsConfig
+  /** Returns the exit code; user errors are thrown as Error (printed as `error: <message>`). */
+  run(context: CommandContext): Promise<number>
+}
+
+/** Log lines on stderr, in the spirit of Tazuna's slog text handler. */
+export function stderrLog(io: Pick<CliIo, 'stderr'>): {
+  info(message: string): void
+  warn(message: string): void
+} {
+  return {
+    info: (message) => io.stderr(`level=INFO msg=${JSON.stringify(message)}\n`),
+    warn: (message) => io.stderr(`level=WARN msg=${JSON.stringify(message)}\n`)
+  }
+}

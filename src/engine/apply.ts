@@ -1,0 +1,79 @@
+/**
+ * The apply step of the engine: the kube-context guard, then the layered apply with State sync,
+ * reported in the report model both entry points print from.
+ */
+import type { DesiredState } from '../apply/manifest-unit.js'
+import { contextGuardError, resolveContextGuard } from '../apply/context-guard.js'
+import { runLayeredApply, type ApplyReport } from '../apply/layered-apply.js'
+import { systemClock } from '../apply/ports.js'
+import type { Manifest } from '../config/schema.js'
+import { ClusterError } from '../errors.js'
+import { resolveLayers } from '../plan/layers.js'
+import { selectedByTags } from '../plan/tags.js'
+import type { ApplyOutcome, ManifestApply } from '../report/model.js'
+import type { ApplyRequest } from './engine.js'
+import type { ConfigRun } from './load.js'
+import type { ClusterSession, EngineSettings } from './ports.js'
+
+/** Applies a checked run; refuses (ClusterError) when the kube-context guard does. */
+export async function applyConfigRun(
+  run: ConfigRun,
+  request: ApplyRequest,
+  deps: {
+    settings: EngineSettings
+    session: ClusterSession
+    build: (m: Manifest) => Promise<DesiredState>
+  }
+): Promise<ApplyOutcome> {
+  const { settings, session } = deps
+  const guard = resolveContextGuard(run.config.config.spec, settings.environment)
+  const refused = contextGuardError(guard, session.context)
+  if (refused !== undefined) throw new ClusterError(refused)
+  const report = await runLayeredApply(
+    resolveLayers(run.manifests),
+    run.config.config.spec.tests,
+    {
+      sync: request.sync,
+      prune: request.prune,
+      atomic: request.atomic,
+      gitCommitHash: request.gitCommitHash,
+      isSelected: (m) => selectedByTags(m.tags, settings.tags)
+    },
+    {
+      cluster: session.cluster,
+      store: session.store,
+      clock: systemClock,
+      log: request.log,
+      build: deps.build
+    }
+  )
+  return outcomeOf(report)
+}
+
+/** The apply core's report in the report model. */
+export function outcomeOf(report: ApplyReport): ApplyOutcome {
+  const layers = report.layers.map((layer) =>
+    layer.manifests.map((m): ManifestApply => ({
+      manifest: m.manifest,
+      result: m.result,
+      counts: {
+        added: m.counts.added,
+        modified: m.counts.modified,
+        removed: m.counts.pruned + m.counts.kept,
+        alwaysSync: m.counts.alwaysSync,
+        pruned: m.counts.pruned
+      },
+      durationMs: m.durationMs,
+      ...(m.error === undefined ? {} : { error: m.error })
+    }))
+  )
+  if (report.ok) return { layers }
+  const failed = report.layers.find((l) => l.result === 'failed')
+  return {
+    layers,
+    failure: {
+      message: report.error ?? 'apply failed',
+      ...(failed ? { layer: failed.index } : {})
+    }
+  }
+}

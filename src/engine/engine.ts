@@ -1,0 +1,112 @@
+/**
+ * The one Tazuna engine under both entry points (docs/ARCHITECTURE.md). Modes are steps over
+ * values: a load step returns a {@link ConfigRun}, and render, diff, list and apply take it —
+ * no step depends on another having run before. The cluster session opens on first use, so
+ * loading and checking never send a request to the API server.
+ */
+import type { Manifest } from '../config/schema.js'
+import { createSecretRegistry } from '../render/secrets.js'
+import { applyConfigRun } from './apply.js'
+import {
+  checkedRun,
+  expandedRun,
+  runForApply,
+  runForBuild,
+  type CheckOutcome,
+  type ConfigRun
+} from './load.js'
+import { manifestRenderer, renderBuildText } from './render.js'
+import type { ClusterSession, EnginePorts, EngineSettings } from './ports.js'
+import { computeManifestDiffs } from '../apply/manifest-diffs.js'
+import type { ApplyOutcome, ManifestDiff } from '../report/model.js'
+import type { State } from '../state/state.js'
+
+export type { CheckOutcome, ConfigRun } from './load.js'
+
+/** The switches of an apply: `prune` and `atomic` need `sync` (inputs and flags enforce it). */
+export interface ApplySwitches {
+  sync: boolean
+  prune: boolean
+  atomic: boolean
+}
+
+/** One apply: its switches, the commit State records, and where progress lines go. */
+export interface ApplyRequest extends ApplySwitches {
+  /** Recorded as `_metadata.gitCommitHash` (docs/compatibility.md#entry-and-metadata-bytes). */
+  gitCommitHash: string
+  log: EnginePorts['log']
+}
+
+/** A manifest's recorded State, as `state list` shows it. */
+export interface ListedState {
+  manifest: string
+  state: State
+}
+
+/** Tazuna's engine over one configuration, environment and cluster. */
+export interface Engine {
+  /** `tazuna check`: every problem at once; the run and its plan when there are none. */
+  check(): Promise<CheckOutcome>
+  /** Load and expand includes only, as `state diff` and `state list` do; throws ConfigError. */
+  loadExpanded(): Promise<ConfigRun>
+  /** Load and validate as `build` does (names only warn); throws ConfigError. */
+  loadForBuild(): Promise<ConfigRun>
+  /** Check as `apply` does (names strict with `sync` or any dependsOn); throws ConfigError. */
+  loadForApply(switches: Pick<ApplySwitches, 'sync'>): Promise<ConfigRun>
+  /** `tazuna build`'s text: every selected manifest's raw render, in declaration order. */
+  renderBuild(run: ConfigRun): Promise<string>
+  /** Every named manifest's Diff against its recorded State (read-only). */
+  diff(run: ConfigRun): Promise<ManifestDiff[]>
+  /** Every named manifest's recorded State (read-only); manifests without State are left out. */
+  listState(run: ConfigRun): Promise<ListedState[]>
+  /** Layered apply with State sync, after the kube-context guard. */
+  apply(run: ConfigRun, request: ApplyRequest): Promise<ApplyOutcome>
+  /** Replaces every secret value met so far in `text`. */
+  redact(text: string): string
+  /** Releases the cluster session, if one was opened. */
+  close(): void
+}
+
+/** Creates the engine; nothing is read or contacted until a method is called. */
+export function createEngine(settings: EngineSettings, ports: EnginePorts): Engine {
+  const secrets = createSecretRegistry(ports.registerSecret)
+  const scoped: EnginePorts = { ...ports, registerSecret: secrets.registerSecret }
+  let session: ClusterSession | undefined
+  const openSession = (): ClusterSession => (session ??= ports.openSession())
+  const renderer = (run: ConfigRun) => manifestRenderer(run, settings, scoped, openSession)
+
+  return {
+    check: () => checkedRun(settings, ports.templates),
+    loadExpanded: () => expandedRun(settings, ports.templates),
+    loadForBuild: () => runForBuild(settings, ports.templates, ports.log),
+    loadForApply: ({ sync }) => runForApply(settings, ports.templates, ports.log, sync),
+    renderBuild: (run) => renderBuildText(run, settings, scoped),
+    async diff(run) {
+      return computeManifestDiffs(run.manifests, {
+        store: openSession().store,
+        build: renderer(run),
+        log: ports.log
+      })
+    },
+    async listState(run) {
+      const names = namedManifests(run.manifests, ports.log)
+      const stored = await openSession().store.readMany(names)
+      return names.flatMap((manifest) => {
+        const s = stored.get(manifest)
+        return s === undefined ? [] : [{ manifest, state: s.state }]
+      })
+    },
+    apply: (run, request) =>
+      applyConfigRun(run, request, { settings, session: openSession(), build: renderer(run) }),
+    redact: (text) => secrets.redact(text),
+    close: () => session?.close()
+  }
+}
+
+/** Manifest names in declaration order; an unnamed manifest is skipped with Tazuna's warning. */
+function namedManifests(manifests: readonly Manifest[], log: EnginePorts['log']): string[] {
+  return manifests.flatMap((m) => {
+    if (m.name === '') log.warn(`manifest has no name, skipping (type ${m.type})`)
+    return m.name === '' ? [] : [m.name]
+  })
+}

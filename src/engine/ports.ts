@@ -1,0 +1,54 @@
+/**
+ * What the engine takes from the world, as small ports. The composition roots (src/main.ts for
+ * the action, src/cli.ts for the command line) bind them to the real adapters through
+ * src/adapters/engine-ports.ts, so both entry points drive the same engine the same way.
+ */
+import type { CommandRunner } from '../adapters/command-runner.js'
+import type { Cluster, Discovery, StateStore } from '../apply/ports.js'
+import type { TemplateEngine } from '../go/template/engine.js'
+
+/** Log lines the engine emits outside an apply (warnings, the cluster target). */
+export interface EngineLog {
+  info(message: string): void
+  warn(message: string): void
+}
+
+/** One run's connection to the cluster (src/adapters/kube-session.ts implements it). */
+export interface ClusterSession {
+  cluster: Cluster
+  store: StateStore
+  discovery: Discovery
+  /** The kubeconfig's current context (what the context guard checks). */
+  context: string
+  /** Where the kubeconfig came from and which context is used (for log lines). */
+  describe: string
+  /** Closes idle connections. */
+  close(): void
+}
+
+/** Which configuration a run is about: Tazuna's global flags, or the action's inputs. */
+export interface EngineSettings {
+  /** tazuna.yaml as the user named it (`-f`, input `config`). */
+  file: string
+  /** The `-e` value, or "". */
+  environment: string
+  /** Tag filter for build and apply; empty selects every manifest. */
+  tags: readonly string[]
+  /** This program's version, for `minimumSupportedTazunaVersion`. */
+  version: string
+}
+
+/** The world as the engine sees it. */
+export interface EnginePorts {
+  templates: TemplateEngine
+  runner: CommandRunner
+  /** Opens the cluster session; called at most once, and only by modes that need a cluster. */
+  openSession: () => ClusterSession
+  /** The process environment (helmfile `from: env` vars; KUSTOMIZE_BIN and HELM_BIN). */
+  env: Readonly<Record<string, string | undefined>>
+  /** Where renderers put private temporary files; the OS temp dir when absent. */
+  tempDir?: string
+  /** Called with every secret value met (the action masks it in the runner log). */
+  registerSecret: (value: string) => void
+  log: EngineLog
+}

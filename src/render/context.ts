@@ -1,0 +1,80 @@
+/**
+ * What building a manifest needs from the outside world, and the manifest fields it reads.
+ * Everything that touches the world comes in here (command runner, template engine, the
+ * environment, the secret sink), so the builders stay testable with real tools and no mocks.
+ */
+import type { CommandRunner } from '../adapters/command-runner.js'
+import type { TemplateEngine } from '../go/template/engine.js'
+import type { JsonValue } from '../go/yaml.js'
+
+/** Kubernetes version and API versions Helm templates see (`.Capabilities`). */
+export interface HelmCapabilities {
+  /** A semver, e.g. the server's gitVersion `v1.32.13`. */
+  kubeVersion: string
+  /** Every served group/version and group/version/Kind. */
+  apiVersions: string[]
+}
+
+/** One `helmfile.vars` entry of tazuna.yaml (spec §3, §4.2 step 1). */
+export interface HelmfileVarSpec {
+  from?: string
+  env?: string
+  static?: string
+  staticSlice?: JsonValue
+  staticMap?: JsonValue
+  op?: { key?: string; vault?: string; item?: string; field?: string }
+}
+
+/** `manifests[].helmfile` (spec §4.2). */
+export interface HelmfileOptionsSpec {
+  vars?: Record<string, HelmfileVarSpec>
+  includeCRDs?: boolean
+  defaultNamespace?: string
+  extraValueFiles?: string[]
+  kubeVersion?: string
+}
+
+/** The fields of one (include-expanded) tazuna.yaml manifest that building reads. */
+export interface BuildManifestSpec {
+  name: string
+  type: string
+  /** As written in tazuna.yaml: relative to the tazuna.yaml directory (or absolute). */
+  path: string
+  kustomize?: { defaultNamespace?: string }
+  helmfile?: HelmfileOptionsSpec
+}
+
+/** `spec.providers[]` (spec §2.9). */
+export interface ProviderSpec {
+  name: string
+  type: string
+  envfile?: { path?: string }
+}
+
+/** Programs the builders run; each defaults to its name looked up on PATH. */
+export interface ToolCommands {
+  kustomize?: string
+  kubectl?: string
+  helm?: string
+  op?: string
+}
+
+/** Everything a build needs besides the manifest. */
+export interface BuildContext {
+  runner: CommandRunner
+  templates: TemplateEngine
+  /** Absolute directory of tazuna.yaml; manifest and envfile paths are relative to it. */
+  configDir: string
+  /** The `-e` value, or "". */
+  environment: string
+  /** From cluster discovery; absent when building without a cluster (spec §13.19). */
+  capabilities?: HelmCapabilities
+  providers: readonly ProviderSpec[]
+  /** Called with every secret value met; the action wires it to core.setSecret. */
+  registerSecret: (value: string) => void
+  /** The process environment, for helmfile vars `from: env`. */
+  lookupEnv: (name: string) => string | undefined
+  tools?: ToolCommands
+  /** Where private temporary files (merged inline values) go; defaults to the OS temp dir. */
+  tempDir?: string
+}

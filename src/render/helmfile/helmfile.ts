@@ -1,0 +1,257 @@
+/**
+ * `type: helmfile` — Tazuna's "helmfile subset" (spec §4.2): resolve vars, apply
+ * tazuna.hint.yaml, find and render the helmfile as a Go template, then render every release
+ * with `helm template` (≤4 at a time, output in release order) and join the outputs.
+ */
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import { ConfigError, ToolError } from '../../errors.js'
+import { helmfileTemplateData, TemplateError } from '../../go/template/engine.js'
+import { parseYamlDocument, type JsonObject } from '../../go/yaml.js'
+import type { BuildContext, BuildManifestSpec } from '../context.js'
+import { HINT_FILE, applyHint, parseHint } from './hint.js'
+import {
+  helmTemplateArgs,
+  releaseOutput,
+  resolveChartSource,
+  selectCapabilities,
+  type ChartSource
+} from './helm-release.js'
+import { parseHelmfileSpec, type HelmRelease, type HelmfileSpec } from './helmfile-spec.js'
+import { resolveHelmfileVars } from './helmfile-vars.js'
+import { fetchOpItem } from '../genesissecret/onepassword.js'
+import { runTool } from '../tools.js'
+import { planValuesSources, ValuesEntryError, type ValuesSource } from './values.js'
+
+/** Helmfile names tried, in order, when `path` is a directory (spec §4.2 step 2). */
+export const HELMFILE_NAMES = [
+  'helmfile.yaml.gotmpl',
+  'helmfile.yaml',
+  'helmfile.yml.gotmpl',
+  'helmfile.yml'
+] as const
+
+/** Releases rendered at the same time, as in Tazuna. */
+export const RELEASE_CONCURRENCY = 4
+
+/** A BuildContext whose secrets can also be redacted. */
+export type BuildRun = BuildContext & { redact: (text: string) => string }
+
+/** Renders a helmfile manifest to the YAML text Tazuna's Build returns. */
+export async function renderHelmfile(manifest: BuildManifestSpec, run: BuildRun): Promise<string> {
+  const where = `manifest ${manifest.name}`
+  const manifestPath = path.resolve(run.configDir, manifest.path)
+  const vars = await helmfileVars(manifest, manifestPath, run, where)
+  const file = await resolveHelmfileFile(manifestPath, where)
+  const spec = await renderHelmfileSpec(file, vars, run)
+  for (const repo of spec.repositories) if (repo.password !== '') run.registerSecret(repo.password)
+  const tempDir = await mkdtemp(path.join(run.tempDir ?? os.tmpdir(), 'tazuna-helm-values-'))
+  try {
+    const outputs = await mapInOrder(spec.releases, RELEASE_CONCURRENCY, (release, index) =>
+      renderRelease({
+        manifest,
+        run,
+        spec,
+        release,
+        index,
+        helmfileDir: path.dirname(file),
+        tempDir
+      })
+    )
+    return outputs.filter((o) => o !== '').join('\n---\n')
+  } finally {
+    await rm(tempDir, { recursive: true, force: true })
+  }
+}
+
+async function helmfileVars(
+  manifest: BuildManifestSpec,
+  manifestPath: string,
+  run: BuildRun,
+  where: string
+): Promise<JsonObject> {
+  const vars = await resolveHelmfileVars(
+    manifest.helmfile?.vars ?? {},
+    {
+      lookupEnv: run.lookupEnv,
+      registerSecret: run.registerSecret,
+      fetchOpItem: (vault, item, describe) =>
+        fetchOpItem(
+          { runner: run.runner, command: run.tools?.op, redact: run.redact },
+          vault,
+          item,
+          describe
+        )
+    },
+    where
+  )
+  // §13.21: Tazuna looks in dir(path) — the parent directory when `path` is a directory.
+  const hintPath = path.join(path.dirname(manifestPath), HINT_FILE)
+  const hintText = await readIfExists(hintPath)
+  if (hintText === undefined) return vars
+  return applyHint(parseHint(parseYamlDocument(hintText, hintPath), hintPath), vars)
+}
+
+/** The helmfile itself: `path` when it is a file, else the first of HELMFILE_NAMES inside it. */
+export async function resolveHelmfileFile(manifestPath: string, where: string): Promise<string> {
+  const info = await stat(manifestPath).catch(() => undefined)
+  if (info === undefined) throw new ConfigError([], `${where}: path ${manifestPath} does not exist`)
+  if (!info.isDirectory()) return manifestPath
+  for (const name of HELMFILE_NAMES) {
+    const candidate = path.join(manifestPath, name)
+    if ((await stat(candidate).catch(() => undefined))?.isFile()) return candidate
+  }
+  throw new ConfigError(
+    [],
+    `${where}: no helmfile in ${manifestPath} (looked for ${HELMFILE_NAMES.join(', ')})`
+  )
+}
+
+async function renderHelmfileSpec(
+  file: string,
+  vars: JsonObject,
+  run: BuildRun
+): Promise<HelmfileSpec> {
+  const text = await readFile(file, 'utf8')
+  const name = path.relative(run.configDir, file) || path.basename(file)
+  let rendered: string
+  try {
+    rendered = await run.templates.render({
+      text,
+      name,
+      mode: 'helmfile',
+      data: helmfileTemplateData(vars, run.environment)
+    })
+  } catch (error) {
+    if (error instanceof TemplateError) {
+      throw new ConfigError([{ file, line: error.line, message: run.redact(error.message) }])
+    }
+    throw error
+  }
+  return parseHelmfileSpec(rendered, file)
+}
+
+interface ReleaseJob {
+  manifest: BuildManifestSpec
+  run: BuildRun
+  spec: HelmfileSpec
+  release: HelmRelease
+  index: number
+  helmfileDir: string
+  tempDir: string
+}
+
+async function renderRelease(job: ReleaseJob): Promise<string> {
+  const { manifest, run, release, helmfileDir } = job
+  const where = `manifest ${manifest.name}: release ${release.name || `#${job.index}`}`
+  if (release.chart === '') throw new ConfigError([], `${where}: chart is required`)
+  const chart = resolveChartSource(release.chart, job.spec.repositories, (p) =>
+    path.resolve(helmfileDir, p)
+  )
+  await checkLocalChart(chart, release, where)
+  const valuesFiles = await writeValuesFiles(job, planSources(job, where), where)
+  const options = manifest.helmfile ?? {}
+  const args = helmTemplateArgs({
+    release,
+    chart,
+    includeCRDs: options.includeCRDs === true,
+    capabilities: selectCapabilities(options.kubeVersion, run.capabilities),
+    valuesFiles
+  })
+  const stdout = await runTool(
+    { runner: run.runner, tool: 'helm', command: run.tools?.helm, redact: run.redact },
+    args,
+    { describe: where, cwd: helmfileDir }
+  )
+  return releaseOutput(stdout, release)
+}
+
+function planSources(job: ReleaseJob, where: string): ValuesSource[] {
+  try {
+    return planValuesSources(
+      job.release.values,
+      job.manifest.helmfile?.extraValueFiles ?? [],
+      job.helmfileDir
+    )
+  } catch (error) {
+    if (error instanceof ValuesEntryError) throw new ConfigError([], `${where}: ${error.message}`)
+    throw error
+  }
+}
+
+async function checkLocalChart(
+  chart: ChartSource,
+  release: HelmRelease,
+  where: string
+): Promise<void> {
+  if (chart.kind !== 'local') return
+  if ((await stat(chart.path).catch(() => undefined)) === undefined) {
+    throw new ToolError(
+      `${where}: chart ${release.chart} not found at ${chart.path} (not an oci:// reference and ` +
+        `not <alias>/<chart> of a declared repository, so it is read as a local chart path)`
+    )
+  }
+}
+
+/** Inline values go to private files (they may hold secrets from vars); files must exist. */
+async function writeValuesFiles(
+  job: ReleaseJob,
+  sources: ValuesSource[],
+  where: string
+): Promise<string[]> {
+  const files: string[] = []
+  for (const [i, source] of sources.entries()) {
+    if (source.kind === 'file') {
+      if (!(await stat(source.path).catch(() => undefined))?.isFile()) {
+        throw new ToolError(`${where}: values file ${source.entry} not found at ${source.path}`)
+      }
+      files.push(source.path)
+    } else {
+      const file = path.join(job.tempDir, `release-${job.index}-values-${i}.json`)
+      await writeFile(file, JSON.stringify(source.values), { mode: 0o600 })
+      files.push(file)
+    }
+  }
+  return files
+}
+
+async function readIfExists(file: string): Promise<string | undefined> {
+  try {
+    return await readFile(file, 'utf8')
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
+    throw error
+  }
+}
+
+/**
+ * Maps with at most `limit` calls in flight; results keep the input order. After a failure no
+ * new call starts, the calls in flight are awaited, and the first failure is thrown.
+ */
+export async function mapInOrder<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T, index: number) => Promise<R>
+): Promise<R[]> {
+  const results = new Array<R>(items.length)
+  let next = 0
+  let failed = false
+  const worker = async (): Promise<void> => {
+    while (!failed && next < items.length) {
+      const index = next++
+      try {
+        results[index] = await fn(items[index] as T, index)
+      } catch (error) {
+        failed = true
+        throw error
+      }
+    }
+  }
+  const settled = await Promise.allSettled(
+    Array.from({ length: Math.min(limit, items.length) }, worker)
+  )
+  const rejected = settled.find((s) => s.status === 'rejected')
+  if (rejected !== undefined) throw rejected.reason
+  return results
+}

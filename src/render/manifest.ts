@@ -1,0 +1,112 @@
+/**
+ * Building one manifest (spec §4): the raw text `tazuna build` prints (§4.6) and the objects,
+ * state entries and always-sync keys that diff and apply use (§4.5, §7.1). Dispatches on the
+ * manifest type; every error leaves here with registered secret values redacted.
+ */
+import path from 'node:path'
+import { ConfigError } from '../errors.js'
+import type { JsonObject } from '../go/yaml.js'
+import type { BuildContext, BuildManifestSpec } from './context.js'
+import { buildGenesisSecret } from './genesissecret/genesissecret.js'
+import { renderHelmfile, type BuildRun } from './helmfile/helmfile.js'
+import { renderKustomize } from './kustomize/kustomize.js'
+import { desiredEntries, objectsFromYaml } from '../objects/objects.js'
+import { createSecretRegistry } from './secrets.js'
+
+/** A manifest's desired objects with their state entries (state key → ContentHash). */
+export interface BuiltManifest {
+  objects: JsonObject[]
+  entries: Map<string, string>
+  /** Keys that are always applied and reported as `always-sync` (genesissecret, §7.1). */
+  alwaysSync: Set<string>
+}
+
+/**
+ * Renders the manifest and converts it with its type's default namespace (kustomize and
+ * helmfile `defaultNamespace`; none for genesissecret), then computes state entries.
+ * Throws for `oras` (not supported yet) and unknown types.
+ */
+export async function buildManifest(
+  manifest: BuildManifestSpec,
+  ctx: BuildContext
+): Promise<BuiltManifest> {
+  return withRedaction(ctx, async (run) => {
+    if (manifest.type === 'genesissecret') {
+      const { objects } = await buildGenesisSecret(manifest, run)
+      const entries = desiredEntries(manifest.name, objects)
+      return { objects, entries, alwaysSync: new Set(entries.keys()) }
+    }
+    const text = await renderText(manifest, run)
+    const objects = objectsFromYaml(text, {
+      file: renderedFileName(manifest, run),
+      defaultNamespace: defaultNamespaceOf(manifest)
+    })
+    return { objects, entries: desiredEntries(manifest.name, objects), alwaysSync: new Set() }
+  })
+}
+
+/** The manifest's raw Build output, as `tazuna build` collects it (no namespace injection). */
+export async function renderManifestText(
+  manifest: BuildManifestSpec,
+  ctx: BuildContext
+): Promise<string> {
+  return withRedaction(ctx, (run) => renderText(manifest, run))
+}
+
+/** The default namespace §4.5 applies to this manifest type's objects. */
+export function defaultNamespaceOf(manifest: BuildManifestSpec): string {
+  if (manifest.type === 'kustomize') return manifest.kustomize?.defaultNamespace ?? ''
+  if (manifest.type === 'helmfile') return manifest.helmfile?.defaultNamespace ?? ''
+  return ''
+}
+
+async function renderText(manifest: BuildManifestSpec, run: BuildRun): Promise<string> {
+  switch (manifest.type) {
+    case 'kustomize':
+      return renderKustomize(path.resolve(run.configDir, manifest.path), run)
+    case 'helmfile':
+      return renderHelmfile(manifest, run)
+    case 'genesissecret':
+      return (await buildGenesisSecret(manifest, run)).text
+    case 'oras':
+      throw new ConfigError(
+        [],
+        `manifest ${manifest.name}: type oras is not supported yet by tazuna-action ` +
+          `(pull the artifact in a workflow step and use a kustomize or helmfile manifest instead)`
+      )
+    default:
+      throw new ConfigError(
+        [],
+        `manifest ${manifest.name}: unsupported manifest type: ${manifest.type}`
+      )
+  }
+}
+
+function renderedFileName(manifest: BuildManifestSpec, run: BuildRun): string {
+  const file = path.relative(run.configDir, path.resolve(run.configDir, manifest.path)) || '.'
+  return `${file} (rendered by ${manifest.type} for manifest ${manifest.name})`
+}
+
+/**
+ * Runs `fn` with a registry that forwards to ctx.registerSecret and can redact; any error
+ * thrown is rebuilt with every value registered so far replaced by `***`.
+ */
+async function withRedaction<T>(ctx: BuildContext, fn: (run: BuildRun) => Promise<T>): Promise<T> {
+  const secrets = createSecretRegistry(ctx.registerSecret)
+  try {
+    return await fn({ ...ctx, registerSecret: secrets.registerSecret, redact: secrets.redact })
+  } catch (error) {
+    throw redactError(error, secrets.redact)
+  }
+}
+
+function redactError(error: unknown, redact: (text: string) => string): unknown {
+  if (!(error instanceof Error)) return error
+  const redacted =
+    error instanceof ConfigError
+      ? new ConfigError(error.problems.map((p) => ({ ...p, message: redact(p.message) })))
+      : error
+  redacted.message = redact(error.message)
+  redacted.stack = error.stack === undefined ? undefined : redact(error.stack)
+  return redacted
+}
