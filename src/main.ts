@@ -4,6 +4,7 @@
  */
 import * as core from '@actions/core'
 import * as github from '@actions/github'
+import os from 'node:os'
 import packageJson from '../package.json' with { type: 'json' }
 import { pullRequestOf } from './action/github-event.js'
 import { runCheckFlow } from './action/check-flow.js'
@@ -12,6 +13,7 @@ import { runMergeFlow } from './action/merge-flow.js'
 import { createActionsRunner } from './adapters/actions-reporting.js'
 import { writeKubeconfigFile } from './adapters/actions-files.js'
 import { processEnginePorts } from './adapters/engine-ports.js'
+import { kubeconfigFileSecrets, kubeconfigSecrets } from './adapters/kubeconfig-secrets.js'
 import { upsertStickyComment } from './adapters/github-comments.js'
 import type { Runner } from './action/ports.js'
 import { createEngine, type Engine } from './engine/engine.js'
@@ -104,18 +106,21 @@ async function runFlow(
   )
 }
 
-// The kubeconfig input's text goes to a 0600 file under RUNNER_TEMP, never into the log.
+// The kubeconfig input's text goes to a 0600 file under RUNNER_TEMP, never into the log. Every
+// secret of the kubeconfig the run uses is masked first, as its bare value.
 function kubeconfigPath(
   source: KubeconfigSource,
   runnerTemp: string | undefined
 ): string | undefined {
-  if (source.kind === 'ambient') return undefined
-  if (source.kind === 'path') return source.path
-  for (const line of source.content.split('\n')) {
-    const secret = /^\s*(?:token|client-key-data|password):\s*(\S+)/.exec(line)?.[1]
-    if (secret !== undefined) core.setSecret(secret)
+  if (source.kind === 'content') {
+    for (const secret of kubeconfigSecrets(source.content)) core.setSecret(secret)
+    return writeKubeconfigFile(runnerTemp, source.content)
   }
-  return writeKubeconfigFile(runnerTemp, source.content)
+  const file = source.kind === 'path' ? source.path : undefined
+  for (const secret of kubeconfigFileSecrets(file, process.env, os.homedir())) {
+    core.setSecret(secret)
+  }
+  return file
 }
 
 // context.repo throws when neither GITHUB_REPOSITORY nor the payload names the repository.

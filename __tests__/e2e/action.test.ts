@@ -181,6 +181,33 @@ describe('pull-request runs', () => {
     expect(r.stdout).toContain(`from ${join(r.runnerTemp, dirs[0]!, 'kubeconfig')}`)
   })
 
+  it('mask every secret of a kubeconfig given as content, a JSON one included', async () => {
+    const repo = writeFixtureRepo()
+    const planted = ['oidc-client-secret-7f3a', 'oidc-refresh-9c1d', 'exec-env-value-4b2e']
+    // The test kubeconfigs are JSON; an extra, unused user carries the planted values.
+    const config = JSON.parse(readFileSync(reader(), 'utf8')) as {
+      users: { name: string; user: Record<string, unknown> }[]
+    }
+    const token = config.users[0]!.user.token as string
+    config.users.push({
+      name: 'planted',
+      user: {
+        'auth-provider': {
+          name: 'oidc',
+          config: { 'client-secret': planted[0], 'refresh-token': planted[1] }
+        },
+        exec: { command: 'x', env: [{ name: 'T', value: planted[2] }] }
+      }
+    })
+    const r = await prRun(repo, {
+      number: 6,
+      head: 7,
+      kubeconfig: JSON.stringify(config, null, 2)
+    })
+    expect(r.status).toBe(0)
+    for (const secret of [token, ...planted]) expect(r.stdout).toContain(`::add-mask::${secret}\n`)
+  })
+
   it('keep a huge Diff under the comment limit with balanced fences and details', async () => {
     const repo = writeFixtureRepo({ extraConfigMaps: 2500 })
     const r = await prRun(repo, { number: 4, head: 5 })
