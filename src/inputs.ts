@@ -27,6 +27,8 @@ export interface Settings {
   githubToken: string
   comment: boolean
   failOnDiff: boolean
+  /** How long an apply waits for the run lock held by another run. */
+  lockTimeoutSeconds: number
 }
 
 /** The runner's view of inputs, environment and event; main.ts binds it to @actions/*. */
@@ -51,7 +53,8 @@ export const inputDefaults = {
   kubeconfig: '',
   'github-token': '',
   comment: 'true',
-  'fail-on-diff': 'false'
+  'fail-on-diff': 'false',
+  'lock-timeout': '10m'
 } as const
 
 type InputName = keyof typeof inputDefaults
@@ -91,8 +94,31 @@ export function readSettings(source: InputSource): Settings {
     kubeconfig: classifyKubeconfig(source.input('kubeconfig')),
     githubToken: read('github-token'),
     comment: flag('comment'),
-    failOnDiff: flag('fail-on-diff')
+    failOnDiff: flag('fail-on-diff'),
+    lockTimeoutSeconds: parseDurationSeconds('input "lock-timeout"', read('lock-timeout'))
   }
+}
+
+/**
+ * A duration in whole seconds from `90`, `90s`, `10m`, `1h30m` (Go's units s, m, h); `what`
+ * names the input or flag in the error.
+ */
+export function parseDurationSeconds(what: string, value: string): number {
+  const trimmed = value.trim()
+  if (/^\d+$/.test(trimmed)) return Number(trimmed)
+  const units: Record<string, number> = { h: 3600, m: 60, s: 1 }
+  let total = 0
+  let rest = trimmed
+  for (const part of trimmed.match(/\d+[hms]/g) ?? []) {
+    total += Number(part.slice(0, -1)) * units[part.slice(-1)]!
+    rest = rest.replace(part, '')
+  }
+  if (trimmed === '' || rest !== '') {
+    throw new InputError(
+      `${what} must be a duration such as 600, 90s, 10m or 1h30m, got ${JSON.stringify(value)}`
+    )
+  }
+  return total
 }
 
 /** YAML 1.2 core-schema booleans, exactly what `core.getBooleanInput` accepts. */

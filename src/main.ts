@@ -16,7 +16,7 @@ import { processEnginePorts } from './adapters/engine-ports.js'
 import { kubeconfigFileSecrets, kubeconfigSecrets } from './adapters/kubeconfig-secrets.js'
 import { upsertStickyComment } from './adapters/github-comments.js'
 import type { Runner } from './action/ports.js'
-import { createEngine, type Engine } from './engine/engine.js'
+import { createEngine, type Engine, type LockRequest } from './engine/engine.js'
 import { readSettings, type KubeconfigSource, type Settings } from './inputs.js'
 
 /** Runs the action: check, Diff (pull requests) or apply (pushes), as the inputs say. */
@@ -85,7 +85,10 @@ async function runFlow(
   if (settings.mode === 'check') return runCheckFlow({ engine, runner }, target)
   if (settings.mode === 'apply') {
     const { sync, prune, atomic } = settings
-    return runMergeFlow({ engine, runner }, { ...target, switches: { sync, prune, atomic } })
+    return runMergeFlow(
+      { engine, runner },
+      { ...target, switches: { sync, prune, atomic }, lock: actionLock(settings) }
+    )
   }
   const repository = repositoryOf()
   const pullRequest = repository && pullRequestOf(github.context.payload, repository)
@@ -121,6 +124,16 @@ function kubeconfigPath(
     core.setSecret(secret)
   }
   return file
+}
+
+// The holder names the run, so whoever waits for the lock knows which one holds it.
+function actionLock(settings: Settings): LockRequest {
+  const { runId, runAttempt } = github.context
+  const repository = process.env.GITHUB_REPOSITORY ?? ''
+  return {
+    holder: `github-actions ${repository} run ${runId} attempt ${runAttempt} on ${os.hostname()}`,
+    waitSeconds: settings.lockTimeoutSeconds
+  }
 }
 
 // context.repo throws when neither GITHUB_REPOSITORY nor the payload names the repository.

@@ -5,10 +5,14 @@
  * things, and each must see the State the other one wrote.
  */
 import { beforeAll, describe, expect, it } from '@jest/globals'
+import { CoordinationV1Api, CoreV1Api, KubeConfig } from '@kubernetes/client-node'
 import { execFile } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { promisify } from 'node:util'
+import { KubeLeaseStore } from '../../src/adapters/kube-lease-store.js'
+import { openKubeSession } from '../../src/adapters/kube-session.js'
+import { lockNameFor, type LeaseWrite } from '../../src/apply/lease-lock.js'
 import { writeConfig, writeFixtureRepo, type FixtureRepo } from './fixture-repo.js'
 import { buildFreshDist, pullRequestPayload, pushPayload, runAction } from './harness.js'
 
@@ -110,5 +114,96 @@ describe('the command line and the action on one repository', () => {
     const listed = await cli(repo, 'state', 'list')
     expect(listed.stdout).toContain(`Manifest: ${repo.manifests.config}\n`)
     expect(listed.stdout).toContain(`/v1/ConfigMap/${repo.namespace}/settings`)
+  })
+})
+
+function api() {
+  const kc = new KubeConfig()
+  kc.loadFromFile(admin())
+  return { leases: kc.makeApiClient(CoordinationV1Api), core: kc.makeApiClient(CoreV1Api) }
+}
+
+/** Creates a Lease as another holder would (through our Lease adapter, as a run does). */
+async function plantLease(name: string, lease: LeaseWrite): Promise<void> {
+  const session = openKubeSession({ env: { KUBECONFIG: admin() } })
+  try {
+    const store = new KubeLeaseStore(session.client, () => session.store.ensureNamespace())
+    expect(await store.create(name, lease)).not.toBe('conflict')
+  } finally {
+    session.close()
+  }
+}
+
+const lockOf = (repo: FixtureRepo): string => lockNameFor(Object.values(repo.manifests), '')
+
+async function leaseHolder(name: string): Promise<string | undefined> {
+  try {
+    const lease = await api().leases.readNamespacedLease({ name, namespace: 'tazuna' })
+    return lease.spec?.holderIdentity
+  } catch {
+    return undefined
+  }
+}
+
+async function waitFor(what: string, check: () => Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    if (await check()) return
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  throw new Error(`timed out waiting for ${what}`)
+}
+
+describe('the run lock', () => {
+  it('makes the action wait for a CLI apply of the same configuration, then apply after it', async () => {
+    const repo = writeFixtureRepo({ extraConfigMaps: 1500 })
+    const lock = lockOf(repo)
+    const cliRun = cli(repo, 'apply', '--sync')
+    await waitFor('the CLI to take the lock', async () =>
+      ((await leaseHolder(lock)) ?? '').startsWith('tazuna-action cli (pid ')
+    )
+    const actionRun = await action(repo, 'apply', 9)
+    const cliResult = await cliRun
+    expect(cliResult.code).toBe(0)
+    expect(actionRun.stdout).toMatch(
+      new RegExp(`waiting for lock ${lock}, held by tazuna-action cli \\(pid \\d+\\) on `)
+    )
+    expect(actionRun.stdout).toContain(`lock ${lock} taken by github-actions `)
+    // The action read State only after the CLI had saved all of it: had the two interleaved,
+    // the action would have found objects without State and added them again.
+    expect(cliResult.stderr).toContain(
+      `diff=added resource=/v1/ConfigMap/${repo.namespace}/settings`
+    )
+    expect(actionRun.outputs).toMatchObject({ added: '0', modified: '0' })
+    expect(await leaseHolder(lock)).toBeUndefined()
+  })
+
+  it('lets the next run proceed once the Lease of a killed holder has expired', async () => {
+    const repo = writeFixtureRepo()
+    const lock = lockOf(repo)
+    await plantLease(lock, { holder: 'killed run', durationSeconds: 60, now: Date.now() - 55_000 })
+    const started = Date.now()
+    const result = await cli(repo, 'apply', '--sync')
+    expect(result.code).toBe(0)
+    expect(result.stderr).toContain(`waiting for lock ${lock}, held by killed run (renewed`)
+    expect(Date.now() - started).toBeGreaterThanOrEqual(3_000)
+    expect(await leaseHolder(lock)).toBeUndefined()
+  })
+
+  it('fails after lock-timeout naming the holder, and applies nothing', async () => {
+    const repo = writeFixtureRepo()
+    const lock = lockOf(repo)
+    await plantLease(lock, {
+      holder: 'a long deploy on runner-7',
+      durationSeconds: 3600,
+      now: Date.now()
+    })
+    const result = await cli(repo, 'apply', '--sync', '--lock-timeout', '3s')
+    expect(result.code).toBe(1)
+    expect(result.stderr).toMatch(
+      new RegExp(`error: lock ${lock} is held by a long deploy on runner-7 \\(renewed \\d+ s ago`)
+    )
+    expect(result.stderr).not.toContain('synced resource')
+    expect(await leaseHolder(lock)).toBe('a long deploy on runner-7')
+    await api().leases.deleteNamespacedLease({ name: lock, namespace: 'tazuna' })
   })
 })

@@ -11,7 +11,7 @@ import { utf8Length } from '../report/markdown.js'
 import type { ApplyReport } from '../report/model.js'
 import { checkFailure, publishCheck, runCheck } from './check-flow.js'
 import { ManifestLog } from './manifest-log.js'
-import type { ApplySwitches } from '../engine/engine.js'
+import type { ApplySwitches, LockRequest } from '../engine/engine.js'
 import type { FlowEngine, Runner } from './ports.js'
 
 /** What the merge flow needs to know about the run. */
@@ -21,6 +21,8 @@ export interface MergeFlowOptions {
   /** The pushed commit, recorded in State. */
   sha: string
   switches: ApplySwitches
+  /** The run lock to hold while applying. */
+  lock?: LockRequest
 }
 
 /** Runs the flow; throws once for check problems or a failed apply. */
@@ -30,7 +32,7 @@ export async function runMergeFlow(
 ): Promise<void> {
   const { engine, runner } = deps
   const checked = await runCheck(engine, runner)
-  const { switches, ...target } = options
+  const { switches, lock, ...target } = options
   if (checked.run === undefined) {
     const report = { ...target, manifests: [], problems: checked.problems }
     await publishCheck(runner, report)
@@ -38,7 +40,12 @@ export async function runMergeFlow(
   }
   const names = (checked.plan?.layers ?? []).flat()
   const log = new ManifestLog(runner, names, (text) => engine.redact(text))
-  const outcome = await engine.apply(checked.run, { ...switches, gitCommitHash: options.sha, log })
+  const outcome = await engine.apply(checked.run, {
+    ...switches,
+    gitCommitHash: options.sha,
+    log,
+    ...(lock === undefined ? {} : { lock })
+  })
   log.finish(outcome)
 
   const report: ApplyReport = { ...target, ...outcome }

@@ -7,6 +7,7 @@ import { KubeClient, type RetryPolicy } from './kube-client.js'
 import { KubeCluster, type ClusterWaits } from './kube-cluster.js'
 import { loadKubeConfig, type KubeConfigOptions } from './kube-config.js'
 import { KubeDiscovery } from './kube-discovery.js'
+import { KubeLeaseStore } from './kube-lease-store.js'
 import { KubeStateStore } from './kube-state-store.js'
 
 /** Everything that talks to the API server in one run. */
@@ -15,6 +16,8 @@ export interface KubeSession {
   discovery: KubeDiscovery
   cluster: KubeCluster
   store: KubeStateStore
+  /** The run lock's Leases in namespace `tazuna`. */
+  leases: KubeLeaseStore
   /** The kubeconfig's current context (what the context guard checks). */
   context: string
   /** Where the kubeconfig came from and which context is used (for log lines). */
@@ -42,6 +45,7 @@ export function openKubeSession(options: KubeSessionOptions = {}): KubeSession {
     ...clock
   })
   const discovery = new KubeDiscovery(client)
+  const store = new KubeStateStore(client)
   return {
     client,
     discovery,
@@ -49,7 +53,8 @@ export function openKubeSession(options: KubeSessionOptions = {}): KubeSession {
       ...(options.waits ? { waits: options.waits } : {}),
       ...clock
     }),
-    store: new KubeStateStore(client),
+    store,
+    leases: new KubeLeaseStore(client, () => store.ensureNamespace()),
     context: loaded.context,
     describe: `context "${loaded.context}" (${loaded.server}) from ${loaded.source}`,
     close: () => client.close()

@@ -160,7 +160,8 @@ export class KubeStateStore implements StateStore {
     return byName
   }
 
-  private ensureNamespace(): Promise<void> {
+  /** Creates namespace `tazuna` when missing (once per process); the run lock needs it too. */
+  ensureNamespace(): Promise<void> {
     const current = (this.namespaceReady ??= this.createNamespaceIfMissing())
     current.catch(() => {
       if (this.namespaceReady === current) this.namespaceReady = undefined

@@ -4,6 +4,7 @@
  */
 import type { DesiredState } from '../apply/manifest-unit.js'
 import { contextGuardError, resolveContextGuard } from '../apply/context-guard.js'
+import { acquireLock, lockNameFor } from '../apply/lease-lock.js'
 import { runLayeredApply, type ApplyReport } from '../apply/layered-apply.js'
 import { systemClock } from '../apply/ports.js'
 import type { Manifest } from '../config/schema.js'
@@ -15,7 +16,13 @@ import type { ApplyRequest } from './engine.js'
 import type { ConfigRun } from './load.js'
 import type { ClusterSession, EngineSettings } from './ports.js'
 
-/** Applies a checked run; refuses (ClusterError) when the kube-context guard does. */
+/** A killed holder blocks others this long at most. */
+const DEFAULT_LOCK_TTL_SECONDS = 60
+
+/**
+ * Applies a checked run; refuses (ClusterError) when the kube-context guard does. With a lock
+ * request, the run lock is held from before the first State read until the last State write.
+ */
 export async function applyConfigRun(
   run: ConfigRun,
   request: ApplyRequest,
@@ -29,7 +36,35 @@ export async function applyConfigRun(
   const guard = resolveContextGuard(run.config.config.spec, settings.environment)
   const refused = contextGuardError(guard, session.context)
   if (refused !== undefined) throw new ClusterError(refused)
-  const report = await runLayeredApply(
+  const lock =
+    request.lock === undefined
+      ? undefined
+      : await acquireLock(session.leases, systemClock, request.log, {
+          name: lockNameFor(
+            run.manifests.map((m) => m.name),
+            settings.environment
+          ),
+          ttlSeconds: DEFAULT_LOCK_TTL_SECONDS,
+          ...request.lock
+        })
+  try {
+    return outcomeOf(await layeredApply(run, request, deps))
+  } finally {
+    await lock?.release()
+  }
+}
+
+function layeredApply(
+  run: ConfigRun,
+  request: ApplyRequest,
+  deps: {
+    settings: EngineSettings
+    session: ClusterSession
+    build: (m: Manifest) => Promise<DesiredState>
+  }
+): Promise<ApplyReport> {
+  const { settings, session } = deps
+  return runLayeredApply(
     resolveLayers(run.manifests),
     run.config.config.spec.tests,
     {
@@ -47,7 +82,6 @@ export async function applyConfigRun(
       build: deps.build
     }
   )
-  return outcomeOf(report)
 }
 
 /** The apply core's report in the report model. */

@@ -30,10 +30,22 @@ export interface ApplySwitches {
   atomic: boolean
 }
 
-/** One apply: its switches, the commit State records, and where progress lines go. */
+/** The run lock an apply takes (src/apply/lease-lock.ts), named after the configuration. */
+export interface LockRequest {
+  /** Who holds it (run id and host), shown to whoever waits. */
+  holder: string
+  /** How long to wait for another holder. */
+  waitSeconds: number
+  /** How long the Lease lives without renewal (default 60 s). */
+  ttlSeconds?: number
+}
+
+/** One apply: its switches, the commit State records, the lock, and where progress goes. */
 export interface ApplyRequest extends ApplySwitches {
   /** Recorded as `_metadata.gitCommitHash` (docs/compatibility.md#entry-and-metadata-bytes). */
   gitCommitHash: string
+  /** Absent: no lock (the command line's `--no-lock`). */
+  lock?: LockRequest
   log: EnginePorts['log']
 }
 

@@ -4,6 +4,7 @@
  * src/adapters/engine-ports.ts, so both entry points drive the same engine the same way.
  */
 import type { CommandRunner } from '../adapters/command-runner.js'
+import type { LeaseStore } from '../apply/lease-lock.js'
 import type { Cluster, Discovery, StateStore } from '../apply/ports.js'
 import type { TemplateEngine } from '../go/template/engine.js'
 
@@ -18,6 +19,8 @@ export interface ClusterSession {
   cluster: Cluster
   store: StateStore
   discovery: Discovery
+  /** Leases of the run lock. */
+  leases: LeaseStore
   /** The kubeconfig's current context (what the context guard checks). */
   context: string
   /** Where the kubeconfig came from and which context is used (for log lines). */

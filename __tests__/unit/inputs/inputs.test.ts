@@ -28,7 +28,8 @@ describe('readSettings', () => {
       kubeconfig: { kind: 'ambient' },
       githubToken: '',
       comment: true,
-      failOnDiff: false
+      failOnDiff: false,
+      lockTimeoutSeconds: 600
     })
   })
 
@@ -67,10 +68,22 @@ describe('readSettings', () => {
     [{ comment: '1' }, 'push', /input "comment" must be a boolean/],
     [{ 'fail-on-diff': 'on' }, 'push', /input "fail-on-diff" must be a boolean/],
     [{ sync: 'false', prune: 'true' }, 'push', /input "prune".*requires input "sync"/],
-    [{ sync: 'false', atomic: 'true' }, 'push', /input "atomic" requires input "sync"/]
+    [{ sync: 'false', atomic: 'true' }, 'push', /input "atomic" requires input "sync"/],
+    [{ 'lock-timeout': '10 minutes' }, 'push', /input "lock-timeout" must be a duration/],
+    [{ 'lock-timeout': '5d' }, 'push', /input "lock-timeout" must be a duration/]
   ])('rejects %o on %s naming the input and accepted values', (inputs, event, message) => {
     expect(() => readSettings(source(inputs, event))).toThrow(InputError)
     expect(() => readSettings(source(inputs, event))).toThrow(message)
+  })
+
+  it.each([
+    ['600', 600],
+    ['90s', 90],
+    ['10m', 600],
+    ['1h30m', 5400],
+    ['0', 0]
+  ])('reads lock-timeout %s as %d seconds', (value, seconds) => {
+    expect(readSettings(source({ 'lock-timeout': value }, 'push')).lockTimeoutSeconds).toBe(seconds)
   })
 
   it.each([
