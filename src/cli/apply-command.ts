@@ -44,7 +44,10 @@ export const applyCommand: CliCommand = {
   },
   async run({ options, io, engine }) {
     const switches = applySwitches(options, io.env)
-    const waitSeconds = parseDurationSeconds('flag --lock-timeout', String(options['lock-timeout']))
+    const waitSeconds = parseDurationSeconds(
+      'flag --lock-timeout',
+      String(options['lock-timeout'] ?? '10m')
+    )
     const run = await engine.loadForApply(switches)
     const lock = options['no-lock'] === true ? undefined : cliLock(waitSeconds)
     const outcome = await engine.apply(run, {
