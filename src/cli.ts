@@ -10,6 +10,7 @@
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util'
 import packageJson from '../package.json' with { type: 'json' }
 import { processEnginePorts } from './adapters/engine-ports.js'
+import { gitCommitOf } from './adapters/git.js'
 import { applyCommand } from './cli/apply-command.js'
 import { buildCommand } from './cli/build-command.js'
 import { checkCommand } from './cli/check-command.js'
@@ -59,7 +60,12 @@ export async function runCli(argv: readonly string[], io: CliIo = nodeIo): Promi
     }
     const engine = createCliEngine(parsed.flags, io)
     try {
-      return await parsed.command.run({ ...parsed, io, engine })
+      return await parsed.command.run({
+        ...parsed,
+        io,
+        engine,
+        gitCommitOf: (dir) => gitCommitOf(dir)
+      })
     } finally {
       engine.close()
     }

@@ -4,7 +4,6 @@
  * guard, then the layered apply with State sync. State records `git rev-parse HEAD` of the
  * tazuna.yaml directory. Log lines go to stderr; a failure is `error: <message>`, exit code 1.
  */
-import { gitCommitOf } from '../adapters/git.js'
 import type { ApplySwitches } from '../engine/engine.js'
 import { InputError } from '../errors.js'
 import { stderrLog, type CliCommand, type CommandContext } from './command.js'
@@ -34,7 +33,7 @@ export const applyCommand: CliCommand = {
   name: 'apply',
   summary: 'Apply manifests layer by layer and record State (--sync: only what changed)',
   options: { sync: { type: 'boolean' }, prune: { type: 'boolean' }, atomic: { type: 'boolean' } },
-  async run({ options, io, engine }) {
+  async run({ options, io, engine, gitCommitOf }) {
     const switches = applySwitches(options, io.env)
     const run = await engine.loadForApply(switches)
     const outcome = await engine.apply(run, {
