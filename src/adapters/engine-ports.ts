@@ -10,6 +10,7 @@ import { promisify } from 'node:util'
 import type { EngineLog, EnginePorts } from '../engine/ports.js'
 import { findGoTemplateFiles, goTemplateFilesFor, goTemplateFilesIn } from './go-template-files.js'
 import { createGoTemplateEngine, type GoTemplateFiles } from './go-template-engine.js'
+import { systemClock } from './clock.js'
 import { createExecRunner } from './command-runner.js'
 import { createNodeFiles } from './node-files.js'
 import { openKubeSession } from './kube-session.js'
@@ -47,7 +48,8 @@ export function processEnginePorts(options: ProcessPortsOptions): EnginePorts {
     },
     env,
     registerSecret: options.registerSecret ?? (() => undefined),
-    log: options.log
+    log: options.log,
+    clock: systemClock
   }
 }
 

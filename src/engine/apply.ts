@@ -5,7 +5,7 @@
 import type { DesiredState } from '../apply/manifest-unit.js'
 import { contextGuardError, resolveContextGuard } from '../apply/context-guard.js'
 import { runLayeredApply, type ApplyReport } from '../apply/layered-apply.js'
-import { systemClock } from '../apply/ports.js'
+import type { Clock } from '../apply/ports.js'
 import type { Manifest } from '../config/schema.js'
 import { ClusterError } from '../errors.js'
 import { resolveLayers } from '../plan/layers.js'
@@ -22,6 +22,7 @@ export async function applyConfigRun(
   deps: {
     settings: EngineSettings
     session: ClusterSession
+    clock: Clock
     build: (m: Manifest) => Promise<DesiredState>
   }
 ): Promise<ApplyOutcome> {
@@ -42,7 +43,7 @@ export async function applyConfigRun(
     {
       cluster: session.cluster,
       store: session.store,
-      clock: systemClock,
+      clock: deps.clock,
       log: request.log,
       build: deps.build
     }

@@ -97,7 +97,12 @@ export function createEngine(settings: EngineSettings, ports: EnginePorts): Engi
       })
     },
     apply: (run, request) =>
-      applyConfigRun(run, request, { settings, session: openSession(), build: renderer(run) }),
+      applyConfigRun(run, request, {
+        settings,
+        session: openSession(),
+        clock: ports.clock,
+        build: renderer(run)
+      }),
     redact: (text) => secrets.redact(text),
     close: () => session?.close()
   }

@@ -5,7 +5,7 @@
  */
 import type { ConfigFiles } from '../config/files.js'
 import type { BuildFiles, CommandRunner } from '../render/ports.js'
-import type { Cluster, Discovery, StateStore } from '../apply/ports.js'
+import type { Clock, Cluster, Discovery, StateStore } from '../apply/ports.js'
 import type { TemplateEngine } from '../go/template/engine.js'
 
 /** Log lines the engine emits outside an apply (warnings, the cluster target). */
@@ -52,4 +52,6 @@ export interface EnginePorts {
   /** Called with every secret value met (the action masks it in the runner log). */
   registerSecret: (value: string) => void
   log: EngineLog
+  /** Time for State timestamps and the apply's waits. */
+  clock: Clock
 }
