@@ -17,10 +17,56 @@ const sideEffectModules = [
     name: '@actions/exec',
     message: 'Only main.ts, cli.ts and src/adapters/** may use @actions/*.'
   },
-  { name: 'node:child_process', message: 'Run programs through src/adapters/command-runner.ts.' },
-  { name: 'child_process', message: 'Run programs through src/adapters/command-runner.ts.' },
+  {
+    name: 'node:child_process',
+    message: 'Run programs through the CommandRunner port (src/render/ports.ts).'
+  },
+  {
+    name: 'child_process',
+    message: 'Run programs through the CommandRunner port (src/render/ports.ts).'
+  },
   { name: '@kubernetes/client-node', message: 'Reach the cluster through src/adapters/**.' }
 ]
+
+// The core (everything in src/ but the entry points and src/adapters) is pure: files,
+// processes, the network, the clock and the environment come in through ports, whose node
+// implementations live in src/adapters/ and are wired in src/adapters/engine-ports.ts, main.ts
+// or cli.ts. Pure computations stay allowed: node:path, node:crypto (hashing), node:zlib,
+// node:util, node:url, and node:net's address checks.
+const portMessage = (what, port) =>
+  `${what} is a side effect: take it through a port (${port}) and implement it in src/adapters/.`
+const nodeSideEffects = [
+  ['fs', 'File access', 'ConfigFiles in src/config/files.ts, BuildFiles in src/render/ports.ts'],
+  ['fs/promises', 'File access', 'ConfigFiles, BuildFiles'],
+  ['os', 'The host (temp dir, home, hostname)', 'e.g. BuildFiles.makeTempDir'],
+  ['http', 'Network access', 'e.g. Cluster in src/apply/ports.ts'],
+  ['https', 'Network access', 'e.g. Cluster in src/apply/ports.ts'],
+  ['http2', 'Network access', 'e.g. Cluster in src/apply/ports.ts'],
+  ['tls', 'Network access', 'e.g. Cluster in src/apply/ports.ts'],
+  ['dns', 'Network access', 'a port of its consumer'],
+  ['dgram', 'Network access', 'a port of its consumer'],
+  ['worker_threads', 'Threads', 'a port of its consumer'],
+  ['cluster', 'Processes', 'a port of its consumer'],
+  ['process', 'The process (environment, argv, exit)', 'EnginePorts.env or the entry points'],
+  ['readline', 'Terminal input', 'a port of its consumer']
+].flatMap(([module, what, port]) =>
+  [module, `node:${module}`].map((name) => ({ name, message: portMessage(what, port) }))
+)
+// node:net: only the pure address checks; connecting is a side effect.
+const netConnect = ['net', 'node:net'].map((name) => ({
+  name,
+  allowImportNames: ['isIP', 'isIPv4', 'isIPv6'],
+  message: portMessage('Network access', 'e.g. Cluster in src/apply/ports.ts')
+}))
+const clockMessage =
+  'The clock is a side effect: take it through the Clock port (src/apply/ports.ts; ' +
+  'src/adapters/clock.ts implements it).'
+const adapterImports = {
+  regex: '(^|/)adapters(/|$)',
+  message:
+    'The core never imports src/adapters: declare the port next to its consumer (e.g. ' +
+    'src/render/ports.ts) and wire the adapter in src/adapters/engine-ports.ts, main.ts or cli.ts.'
+}
 
 export default tseslint.config(
   { ignores: ['dist/**', 'coverage/**', 'node_modules/**', '**/*.js', '**/*.mjs'] },
@@ -49,17 +95,37 @@ export default tseslint.config(
   },
   {
     files: ['src/**/*.ts'],
-    ignores: ['src/main.ts', 'src/cli.ts', 'src/adapters/**'],
+    ignores: ['src/main.ts', 'src/cli.ts', 'src/index.ts', 'src/adapters/**'],
     rules: {
-      'no-restricted-imports': ['error', { paths: sideEffectModules }],
-      'no-restricted-properties': [
+      'no-restricted-imports': [
         'error',
         {
-          object: 'process',
-          property: 'env',
-          message: 'Read the environment in inputs.ts or cli.ts.'
+          paths: [...sideEffectModules, ...nodeSideEffects, ...netConnect],
+          patterns: [adapterImports]
+        }
+      ],
+      // The process global covers process.env, argv, cwd() and exit() at once.
+      'no-restricted-globals': [
+        'error',
+        {
+          name: 'process',
+          message:
+            'The process (environment, argv, cwd, exit) belongs to main.ts and cli.ts: take what ' +
+            'you need as a port (e.g. EnginePorts.env); set process.exitCode there, never exit.'
         },
-        { object: 'process', property: 'exit', message: 'Set process.exitCode instead.' }
+        ...['setTimeout', 'setInterval', 'setImmediate'].map((name) => ({
+          name,
+          message: clockMessage
+        }))
+      ],
+      'no-restricted-properties': [
+        'error',
+        { object: 'Date', property: 'now', message: clockMessage },
+        { object: 'performance', property: 'now', message: clockMessage }
+      ],
+      'no-restricted-syntax': [
+        'error',
+        { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: clockMessage }
       ]
     }
   },

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Called by scripts/bundle.sh with the dist directory as $1: puts the Go template engine
-# (src/go/template/engine, WebAssembly) next to the bundle, where src/go/template/engine-files.ts
+# (src/go/template/engine, WebAssembly) next to the bundle, where src/adapters/go-template-files.ts
 # looks for it first.
 set -euo pipefail
 cd "$(dirname "$0")/.."

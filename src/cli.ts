@@ -7,9 +7,11 @@
  * and `run`. To add one, write a module exporting a CliCommand (src/cli/command.ts)
  * and list it in `commands`.
  */
+import os from 'node:os'
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util'
 import packageJson from '../package.json' with { type: 'json' }
 import { processEnginePorts } from './adapters/engine-ports.js'
+import { gitCommitOf } from './adapters/git.js'
 import { applyCommand } from './cli/apply-command.js'
 import { buildCommand } from './cli/build-command.js'
 import { checkCommand } from './cli/check-command.js'
@@ -59,7 +61,13 @@ export async function runCli(argv: readonly string[], io: CliIo = nodeIo): Promi
     }
     const engine = createCliEngine(parsed.flags, io)
     try {
-      return await parsed.command.run({ ...parsed, io, engine })
+      return await parsed.command.run({
+        ...parsed,
+        io,
+        engine,
+        gitCommitOf: (dir) => gitCommitOf(dir),
+        lockHolder: `tazuna-action cli (pid ${process.pid}) on ${os.hostname()}`
+      })
     } finally {
       engine.close()
     }

@@ -3,38 +3,7 @@
  * never shell strings, output captured and never echoed, a non-zero exit reported as data.
  */
 import * as exec from '@actions/exec'
-
-/** What a finished program left behind. */
-export interface CommandResult {
-  exitCode: number
-  stdout: string
-  stderr: string
-}
-
-/** Where and how to run a program. `env` entries are added to (override) the inherited ones. */
-export interface CommandOptions {
-  cwd?: string
-  env?: Record<string, string>
-  /** Written to the program's stdin, then stdin is closed. */
-  input?: string
-}
-
-/**
- * Runs a program to completion. Resolves with its exit code and output whatever the exit code
- * is; rejects with CommandNotFoundError when `cmd` is not an executable on PATH (or at the given
- * path), and with the spawn error for anything else that prevents it from starting.
- */
-export interface CommandRunner {
-  run(cmd: string, args: readonly string[], opts?: CommandOptions): Promise<CommandResult>
-}
-
-/** The program to run does not exist; callers turn this into "install X" advice. */
-export class CommandNotFoundError extends Error {
-  override name = 'CommandNotFoundError'
-  constructor(readonly command: string) {
-    super(`${command}: executable not found`)
-  }
-}
+import { CommandNotFoundError, type CommandRunner } from '../render/ports.js'
 
 /**
  * A CommandRunner over @actions/exec: `silent` so neither the command line (which may carry a

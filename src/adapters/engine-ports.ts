@@ -8,13 +8,11 @@ import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import type { EngineLog, EnginePorts } from '../engine/ports.js'
-import {
-  findGoTemplateFiles,
-  goTemplateFilesFor,
-  goTemplateFilesIn
-} from '../go/template/engine-files.js'
-import { createGoTemplateEngine, type GoTemplateFiles } from '../go/template/wasm-engine.js'
+import { findGoTemplateFiles, goTemplateFilesFor, goTemplateFilesIn } from './go-template-files.js'
+import { createGoTemplateEngine, type GoTemplateFiles } from './go-template-engine.js'
+import { systemClock } from './clock.js'
 import { createExecRunner } from './command-runner.js'
+import { createNodeFiles } from './node-files.js'
 import { openKubeSession } from './kube-session.js'
 
 /** What the entry point knows about its process. */
@@ -28,6 +26,7 @@ export interface ProcessPortsOptions {
   log: EngineLog
   /** Told which cluster a session talks to when it opens (the action logs it). */
   onSessionOpened?: (describe: string) => void
+  /** Where private temporary files go (the runner's temp dir); the OS temp dir when absent. */
   tempDir?: string
 }
 
@@ -41,6 +40,7 @@ export function processEnginePorts(options: ProcessPortsOptions): EnginePorts {
   return {
     templates: createGoTemplateEngine(() => locateGoTemplate(env, options.codeDir)),
     runner: createExecRunner(),
+    files: createNodeFiles(options.tempDir ? { tempDir: options.tempDir } : {}),
     openSession: () => {
       const session = openKubeSession({ env: sessionEnv })
       options.onSessionOpened?.(session.describe)
@@ -49,7 +49,7 @@ export function processEnginePorts(options: ProcessPortsOptions): EnginePorts {
     env,
     registerSecret: options.registerSecret ?? (() => undefined),
     log: options.log,
-    ...(options.tempDir ? { tempDir: options.tempDir } : {})
+    clock: systemClock
   }
 }
 

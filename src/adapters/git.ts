@@ -1,5 +1,6 @@
 /** The git facts the command line records: the commit checked out where tazuna.yaml is. */
-import { createExecRunner, type CommandRunner } from './command-runner.js'
+import type { CommandRunner } from '../render/ports.js'
+import { createExecRunner } from './command-runner.js'
 
 /**
  * `git rev-parse HEAD` in `dir` (docs/compatibility.md#entry-and-metadata-bytes); any failure,

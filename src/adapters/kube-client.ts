@@ -9,7 +9,8 @@ import http from 'node:http'
 import https from 'node:https'
 import type { KubeConfig } from '@kubernetes/client-node'
 import { ClusterError } from '../errors.js'
-import { systemClock, type Clock } from '../apply/ports.js'
+import type { Clock } from '../apply/ports.js'
+import { systemClock } from './clock.js'
 import type { LoadedKubeConfig } from './kube-config.js'
 
 /** One API request; `path` starts with `/api` or `/apis`. */

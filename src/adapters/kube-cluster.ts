@@ -3,7 +3,8 @@
  * `tazuna` and force, Job/Pod recreation, deletes that ignore NotFound, and reads.
  */
 import { ClusterError } from '../errors.js'
-import { systemClock, type Clock, type Cluster, type ObjectRef } from '../apply/ports.js'
+import type { Clock, Cluster, ObjectRef } from '../apply/ports.js'
+import { systemClock } from './clock.js'
 import { isJsonObject, type JsonObject } from '../go/yaml.js'
 import { jsonBody, responseError, type KubeClient } from './kube-client.js'
 import type { KubeDiscovery, ResourceInfo } from './kube-discovery.js'

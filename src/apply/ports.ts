@@ -72,9 +72,3 @@ export interface Clock {
   now(): number
   sleep(ms: number): Promise<void>
 }
-
-/** The real clock. */
-export const systemClock: Clock = {
-  now: () => Date.now(),
-  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms))
-}

@@ -4,9 +4,7 @@
  * guard, then the layered apply with State sync. State records `git rev-parse HEAD` of the
  * tazuna.yaml directory. Log lines go to stderr; a failure is `error: <message>`, exit code 1.
  */
-import os from 'node:os'
-import { gitCommitOf } from '../adapters/git.js'
-import type { ApplySwitches, LockRequest } from '../engine/engine.js'
+import type { ApplySwitches } from '../engine/engine.js'
 import { parseDurationSeconds } from '../inputs.js'
 import { InputError } from '../errors.js'
 import { stderrLog, type CliCommand, type CommandContext } from './command.js'
@@ -42,14 +40,14 @@ export const applyCommand: CliCommand = {
     'no-lock': { type: 'boolean' },
     'lock-timeout': { type: 'string', default: '10m' }
   },
-  async run({ options, io, engine }) {
+  async run({ options, io, engine, gitCommitOf, lockHolder }) {
     const switches = applySwitches(options, io.env)
     const waitSeconds = parseDurationSeconds(
       'flag --lock-timeout',
       String(options['lock-timeout'] ?? '10m')
     )
     const run = await engine.loadForApply(switches)
-    const lock = options['no-lock'] === true ? undefined : cliLock(waitSeconds)
+    const lock = options['no-lock'] === true ? undefined : { holder: lockHolder, waitSeconds }
     const outcome = await engine.apply(run, {
       ...switches,
       gitCommitHash: await gitCommitOf(run.config.dir),
@@ -59,9 +57,4 @@ export const applyCommand: CliCommand = {
     if (outcome.failure !== undefined) throw new Error(outcome.failure.message)
     return 0
   }
-}
-
-/** The lock of this configuration, held by this process. */
-function cliLock(waitSeconds: number): LockRequest {
-  return { holder: `tazuna-action cli (pid ${process.pid}) on ${os.hostname()}`, waitSeconds }
 }

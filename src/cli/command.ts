@@ -21,7 +21,7 @@ export interface CliIo {
   env: Readonly<Record<string, string | undefined>>
 }
 
-/** What a command gets: the flags, its own options, output streams and the engine. */
+/** What a command gets: the flags, its own options, output streams, the engine and git. */
 export interface CommandContext {
   flags: GlobalFlags
   /** Values of the command's own `options`. */
@@ -31,6 +31,10 @@ export interface CommandContext {
   io: CliIo
   /** The engine over the flags' configuration (the same one the action drives). */
   engine: Engine
+  /** `git rev-parse HEAD` in `dir`, or '' (src/adapters/git.ts). */
+  gitCommitOf: (dir: string) => Promise<string>
+  /** Who this process is, as the holder of the run lock (`tazuna-action cli (pid N) on HOST`). */
+  lockHolder: string
 }
 
 /** One command of the table. */

@@ -7,7 +7,6 @@
 import path from 'node:path'
 import { ConfigError, type ConfigProblem } from '../errors.js'
 import { validateDependsOn } from './depends-on.js'
-import { nodeConfigFiles } from './files.js'
 import { goQuote } from '../go/quote.js'
 import { expandIncludes } from './includes.js'
 import { loadConfig, type LoadConfigOptions, type LoadedConfig } from './load.js'
@@ -27,17 +26,16 @@ export interface CheckResult {
 
 /** Runs every check; throws only for failures that are not the user's (engine, I/O bugs). */
 export async function checkConfig(options: CheckConfigOptions): Promise<CheckResult> {
-  const files = options.files ?? nodeConfigFiles
   let loaded: LoadedConfig
   try {
-    loaded = await loadConfig({ ...options, files })
+    loaded = await loadConfig(options)
   } catch (error) {
     if (error instanceof ConfigError) return { manifests: [], problems: [...error.problems] }
     throw error
   }
-  const problems = await validateConfig(loaded, files)
+  const problems = await validateConfig(loaded, options.files)
   problems.push(...environmentProblems(loaded, options.environment))
-  const expanded = await expandIncludes(loaded, { ...options, files })
+  const expanded = await expandIncludes(loaded, options)
   problems.push(...expanded.problems)
   problems.push(...validateManifestNames(expanded.manifests))
   problems.push(...validateDependsOn(expanded.manifests))

@@ -1,8 +1,7 @@
 /**
- * The file access config loading needs, as a port (tests may pass an in-memory one), and its
- * node:fs implementation.
+ * The file access config loading needs, as a port (tests may pass an in-memory one); its
+ * node:fs implementation is src/adapters/node-files.ts.
  */
-import { readFile, stat } from 'node:fs/promises'
 
 /** Reads user files for config loading and validation. */
 export interface ConfigFiles {
@@ -10,16 +9,6 @@ export interface ConfigFiles {
   readText(path: string): Promise<string>
   /** Whether anything (file or directory) exists at `path`. */
   exists(path: string): Promise<boolean>
-}
-
-/** ConfigFiles over the local file system. */
-export const nodeConfigFiles: ConfigFiles = {
-  readText: (path) => readFile(path, 'utf8'),
-  exists: (path) =>
-    stat(path).then(
-      () => true,
-      () => false
-    )
 }
 
 /** A Node file error as Go's os package words it (`no such file or directory`, ...). */

@@ -8,7 +8,7 @@
 import path from 'node:path'
 import { ConfigError, type ConfigProblem } from '../errors.js'
 import type { TemplateEngine } from '../go/template/engine.js'
-import { nodeConfigFiles, type ConfigFiles } from './files.js'
+import type { ConfigFiles } from './files.js'
 import { loadTazunaDocument, type LoadedConfig } from './load.js'
 import type { Include, Manifest } from './schema.js'
 
@@ -16,7 +16,7 @@ import type { Include, Manifest } from './schema.js'
 export interface ExpandIncludesOptions {
   environment: string
   engine: TemplateEngine
-  files?: ConfigFiles
+  files: ConfigFiles
 }
 
 /** The expanded manifest list and every problem met; failed includes contribute nothing. */
@@ -53,7 +53,7 @@ async function loadInclude(
   include: Include,
   index: { manifest: number; include: number }
 ): Promise<ExpandedManifests> {
-  const files = options.files ?? nodeConfigFiles
+  const { files } = options
   const at = loaded.sources.locate(include, 'path')
   const fail = (message: string): ExpandedManifests => ({
     manifests: [],

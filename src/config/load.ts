@@ -10,7 +10,7 @@ import path from 'node:path'
 import { ConfigError, type ConfigProblem } from '../errors.js'
 import { tazunaTemplateData, TemplateError, type TemplateEngine } from '../go/template/engine.js'
 import { parseYamlDocument, type YamlDocument } from '../go/yaml.js'
-import { fileErrorText, nodeConfigFiles, type ConfigFiles } from './files.js'
+import { fileErrorText, type ConfigFiles } from './files.js'
 import { decodeGo } from '../go/json.js'
 import { minimumVersionProblem } from './min-version.js'
 import type { TazunaConfig } from './schema.js'
@@ -26,7 +26,7 @@ export interface LoadConfigOptions {
   engine: TemplateEngine
   /** The running version for the minimum-version gate; non-semver or absent skips the gate. */
   version?: string
-  files?: ConfigFiles
+  files: ConfigFiles
 }
 
 /** A loaded tazuna.yaml. */
@@ -42,7 +42,7 @@ export interface LoadedConfig {
 
 /** Loads tazuna.yaml; throws ConfigError with every problem found (each with file and line). */
 export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConfig> {
-  const files = options.files ?? nodeConfigFiles
+  const { files } = options
   const sources = new SourceIndex()
   const config = await loadTazunaDocument(options.file, {
     environment: options.environment,

@@ -4,7 +4,7 @@
  * upstream, which stops at the first failure, every problem is returned.
  */
 import type { ConfigProblem } from '../errors.js'
-import { nodeConfigFiles, type ConfigFiles } from './files.js'
+import type { ConfigFiles } from './files.js'
 import { compileGoRegexp } from '../go/regexp.js'
 import { goQuote } from '../go/quote.js'
 import type { LoadedConfig } from './load.js'
@@ -18,7 +18,7 @@ export const TAZUNA_KIND = 'Tazuna'
 /** Every schema problem of a loaded tazuna.yaml (includes are checked during expansion). */
 export async function validateConfig(
   loaded: LoadedConfig,
-  files: ConfigFiles = nodeConfigFiles
+  files: ConfigFiles
 ): Promise<ConfigProblem[]> {
   const { config, sources } = loaded
   const problems: ConfigProblem[] = []

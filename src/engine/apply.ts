@@ -6,7 +6,7 @@ import type { DesiredState } from '../apply/manifest-unit.js'
 import { contextGuardError, resolveContextGuard } from '../apply/context-guard.js'
 import { acquireLock, lockNameFor } from '../apply/lease-lock.js'
 import { runLayeredApply, type ApplyReport } from '../apply/layered-apply.js'
-import { systemClock } from '../apply/ports.js'
+import type { Clock } from '../apply/ports.js'
 import type { Manifest } from '../config/schema.js'
 import { ClusterError } from '../errors.js'
 import { resolveLayers } from '../plan/layers.js'
@@ -26,11 +26,7 @@ const DEFAULT_LOCK_TTL_SECONDS = 60
 export async function applyConfigRun(
   run: ConfigRun,
   request: ApplyRequest,
-  deps: {
-    settings: EngineSettings
-    session: ClusterSession
-    build: (m: Manifest) => Promise<DesiredState>
-  }
+  deps: ApplyDeps
 ): Promise<ApplyOutcome> {
   const { settings, session } = deps
   const guard = resolveContextGuard(run.config.config.spec, settings.environment)
@@ -39,7 +35,7 @@ export async function applyConfigRun(
   const lock =
     request.lock === undefined
       ? undefined
-      : await acquireLock(session.leases, systemClock, request.log, {
+      : await acquireLock(session.leases, deps.clock, request.log, {
           name: lockNameFor(
             run.manifests.map((m) => m.name),
             settings.environment
@@ -54,14 +50,18 @@ export async function applyConfigRun(
   }
 }
 
+/** What an apply needs besides the run and the request. */
+interface ApplyDeps {
+  settings: EngineSettings
+  session: ClusterSession
+  clock: Clock
+  build: (m: Manifest) => Promise<DesiredState>
+}
+
 function layeredApply(
   run: ConfigRun,
   request: ApplyRequest,
-  deps: {
-    settings: EngineSettings
-    session: ClusterSession
-    build: (m: Manifest) => Promise<DesiredState>
-  }
+  deps: ApplyDeps
 ): Promise<ApplyReport> {
   const { settings, session } = deps
   return runLayeredApply(
@@ -77,7 +77,7 @@ function layeredApply(
     {
       cluster: session.cluster,
       store: session.store,
-      clock: systemClock,
+      clock: deps.clock,
       log: request.log,
       build: deps.build
     }

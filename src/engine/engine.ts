@@ -88,10 +88,10 @@ export function createEngine(settings: EngineSettings, ports: EnginePorts): Engi
   const renderer = (run: ConfigRun) => manifestRenderer(run, settings, scoped, openSession)
 
   return {
-    check: () => checkedRun(settings, ports.templates),
-    loadExpanded: () => expandedRun(settings, ports.templates),
-    loadForBuild: () => runForBuild(settings, ports.templates, ports.log),
-    loadForApply: ({ sync }) => runForApply(settings, ports.templates, ports.log, sync),
+    check: () => checkedRun(settings, ports),
+    loadExpanded: () => expandedRun(settings, ports),
+    loadForBuild: () => runForBuild(settings, ports, ports.log),
+    loadForApply: ({ sync }) => runForApply(settings, ports, ports.log, sync),
     renderBuild: (run) => renderBuildText(run, settings, scoped),
     async diff(run) {
       return computeManifestDiffs(run.manifests, {
@@ -109,7 +109,12 @@ export function createEngine(settings: EngineSettings, ports: EnginePorts): Engi
       })
     },
     apply: (run, request) =>
-      applyConfigRun(run, request, { settings, session: openSession(), build: renderer(run) }),
+      applyConfigRun(run, request, {
+        settings,
+        session: openSession(),
+        clock: ports.clock,
+        build: renderer(run)
+      }),
     redact: (text) => secrets.redact(text),
     close: () => session?.close()
   }

@@ -4,18 +4,19 @@
  * None of them contacts a cluster.
  */
 import { checkConfig, checkFailedHeadline } from '../config/check.js'
-import { nodeConfigFiles } from '../config/files.js'
 import { expandIncludes } from '../config/includes.js'
-import { loadConfig, type LoadedConfig } from '../config/load.js'
+import { loadConfig, type LoadConfigOptions, type LoadedConfig } from '../config/load.js'
 import { validateManifestNames } from '../config/names.js'
 import type { Manifest } from '../config/schema.js'
 import { validateConfig } from '../config/validate.js'
 import { validateManifest } from '../config/validate-manifest.js'
 import { ConfigError, formatProblem, type ConfigProblem } from '../errors.js'
-import type { TemplateEngine } from '../go/template/engine.js'
 import { resolveLayers } from '../plan/layers.js'
 import type { ApplyPlan } from '../report/model.js'
-import type { EngineLog, EngineSettings } from './ports.js'
+import type { EngineLog, EnginePorts, EngineSettings } from './ports.js'
+
+/** What loading takes from the world: the template engine and the user's files. */
+export type LoadPorts = Pick<EnginePorts, 'templates' | 'files'>
 
 /** A loaded tazuna.yaml and its include-expanded manifests: what every later step takes. */
 export interface ConfigRun {
@@ -37,9 +38,9 @@ export const NAME_WARNING =
 /** `tazuna check`: template, schema, environment, includes, names, dependsOn. */
 export async function checkedRun(
   settings: EngineSettings,
-  templates: TemplateEngine
+  ports: LoadPorts
 ): Promise<CheckOutcome> {
-  const result = await checkConfig(loadOptions(settings, templates))
+  const result = await checkConfig(loadOptions(settings, ports))
   if (result.problems.length > 0 || result.config === undefined) {
     return { problems: result.problems }
   }
@@ -48,11 +49,8 @@ export async function checkedRun(
 }
 
 /** Load and expand includes, validating nothing else (`state diff`, `state list`). */
-export async function expandedRun(
-  settings: EngineSettings,
-  templates: TemplateEngine
-): Promise<ConfigRun> {
-  const options = loadOptions(settings, templates)
+export async function expandedRun(settings: EngineSettings, ports: LoadPorts): Promise<ConfigRun> {
+  const options = loadOptions(settings, ports)
   const config = await loadConfig(options)
   const expanded = await expandIncludes(config, options)
   if (expanded.problems.length > 0) throw new ConfigError(expanded.problems)
@@ -65,17 +63,17 @@ export async function expandedRun(
  */
 export async function runForBuild(
   settings: EngineSettings,
-  templates: TemplateEngine,
+  ports: LoadPorts,
   log: EngineLog
 ): Promise<ConfigRun> {
-  const options = loadOptions(settings, templates)
+  const options = loadOptions(settings, ports)
   const config = await loadConfig(options)
-  const preProblems = await validateConfig(config)
+  const preProblems = await validateConfig(config, options.files)
   if (preProblems.length > 0) throw new ConfigError(preProblems)
   const expanded = await expandIncludes(config, options)
   const postProblems = [...expanded.problems]
   for (const [i, manifest] of expanded.manifests.entries()) {
-    postProblems.push(...(await validateManifest(config, manifest, i, nodeConfigFiles)))
+    postProblems.push(...(await validateManifest(config, manifest, i, options.files)))
   }
   if (postProblems.length > 0) throw new ConfigError(postProblems)
   if (validateManifestNames(expanded.manifests).length > 0) log.warn(NAME_WARNING)
@@ -88,11 +86,11 @@ export async function runForBuild(
  */
 export async function runForApply(
   settings: EngineSettings,
-  templates: TemplateEngine,
+  ports: LoadPorts,
   log: EngineLog,
   sync: boolean
 ): Promise<ConfigRun> {
-  const result = await checkConfig(loadOptions(settings, templates))
+  const result = await checkConfig(loadOptions(settings, ports))
   let problems: ConfigProblem[] = result.problems
   const strictNames = sync || result.manifests.some((m) => m.dependsOn.length > 0)
   if (!strictNames && result.config !== undefined) {
@@ -112,11 +110,12 @@ export function planOf(manifests: readonly Manifest[]): ApplyPlan {
   return { layers, nodes: manifests.map((m) => ({ name: m.name, dependsOn: m.dependsOn })) }
 }
 
-function loadOptions(settings: EngineSettings, templates: TemplateEngine) {
+function loadOptions(settings: EngineSettings, ports: LoadPorts): LoadConfigOptions {
   return {
     file: settings.file,
     environment: settings.environment,
-    engine: templates,
-    version: settings.version
+    engine: ports.templates,
+    version: settings.version,
+    files: ports.files
   }
 }

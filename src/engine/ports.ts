@@ -3,9 +3,10 @@
  * the action, src/cli.ts for the command line) bind them to the real adapters through
  * src/adapters/engine-ports.ts, so both entry points drive the same engine the same way.
  */
-import type { CommandRunner } from '../adapters/command-runner.js'
 import type { LeaseStore } from '../apply/lease-lock.js'
-import type { Cluster, Discovery, StateStore } from '../apply/ports.js'
+import type { ConfigFiles } from '../config/files.js'
+import type { BuildFiles, CommandRunner } from '../render/ports.js'
+import type { Clock, Cluster, Discovery, StateStore } from '../apply/ports.js'
 import type { TemplateEngine } from '../go/template/engine.js'
 
 /** Log lines the engine emits outside an apply (warnings, the cluster target). */
@@ -45,13 +46,15 @@ export interface EngineSettings {
 export interface EnginePorts {
   templates: TemplateEngine
   runner: CommandRunner
+  /** The user's files (tazuna.yaml, includes, manifests, envfiles) and private temp files. */
+  files: ConfigFiles & BuildFiles
   /** Opens the cluster session; called at most once, and only by modes that need a cluster. */
   openSession: () => ClusterSession
   /** The process environment (helmfile `from: env` vars; KUSTOMIZE_BIN and HELM_BIN). */
   env: Readonly<Record<string, string | undefined>>
-  /** Where renderers put private temporary files; the OS temp dir when absent. */
-  tempDir?: string
   /** Called with every secret value met (the action masks it in the runner log). */
   registerSecret: (value: string) => void
   log: EngineLog
+  /** Time for State timestamps and the apply's waits. */
+  clock: Clock
 }

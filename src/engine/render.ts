@@ -1,5 +1,5 @@
 /**
- * Rendering inside the engine: one render context per run (tools, temp dir, providers, the
+ * Rendering inside the engine: one render context per run (tools, files, providers, the
  * secret sink) and one policy for Helm capabilities — discovered from the server once, and only
  * when a helmfile manifest without its own `kubeVersion` renders
  * (docs/compatibility.md#helm-capabilities).
@@ -31,7 +31,7 @@ export function renderContext(
       ...(env.KUSTOMIZE_BIN ? { kustomize: env.KUSTOMIZE_BIN } : {}),
       ...(env.HELM_BIN ? { helm: env.HELM_BIN } : {})
     },
-    ...(ports.tempDir === undefined ? {} : { tempDir: ports.tempDir })
+    files: ports.files
   }
 }
 

@@ -1,9 +1,9 @@
 /**
  * What building a manifest needs from the outside world, and the manifest fields it reads.
- * Everything that touches the world comes in here (command runner, template engine, the
+ * Everything that touches the world comes in here (command runner, files, template engine, the
  * environment, the secret sink), so the builders stay testable with real tools and no mocks.
  */
-import type { CommandRunner } from '../adapters/command-runner.js'
+import type { BuildFiles, CommandRunner } from './ports.js'
 import type { TemplateEngine } from '../go/template/engine.js'
 import type { JsonValue } from '../go/yaml.js'
 
@@ -75,6 +75,6 @@ export interface BuildContext {
   /** The process environment, for helmfile vars `from: env`. */
   lookupEnv: (name: string) => string | undefined
   tools?: ToolCommands
-  /** Where private temporary files (merged inline values) go; defaults to the OS temp dir. */
-  tempDir?: string
+  /** Manifest, envfile, helmfile and values files, and private temporary files. */
+  files: BuildFiles
 }

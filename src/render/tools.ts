@@ -3,11 +3,7 @@
  * names itself and how to install it; a failing one names the command, its exit code and the
  * tail of its stderr, with every registered secret redacted.
  */
-import {
-  CommandNotFoundError,
-  type CommandOptions,
-  type CommandRunner
-} from '../adapters/command-runner.js'
+import { CommandNotFoundError, type CommandOptions, type CommandRunner } from './ports.js'
 import { ToolError } from '../errors.js'
 import type { ToolCommands } from './context.js'
 

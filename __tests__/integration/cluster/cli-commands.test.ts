@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
 import { createCliEngine, runCli, type CliCommand, type CommandContext } from '../../../src/cli.js'
 import { applyCommand } from '../../../src/cli/apply-command.js'
 import { stateDiffCommand, stateListCommand } from '../../../src/cli/state-commands.js'
-import { createGoTemplateEngine } from '../../../src/go/template/wasm-engine.js'
+import { gitCommitOf } from '../../../src/adapters/git.js'
+import { createGoTemplateEngine } from '../../../src/adapters/go-template-engine.js'
 import { adminSession, uniqueName } from './helpers.js'
 
 // The project's testTimeout is not applied per project; CRDs and retries need more than 5 s
@@ -41,7 +42,18 @@ async function runCommand(
   })
   const engine = createCliEngine(flags, io, { templates })
   try {
-    return { code: await command.run({ flags, options, args: [], io, engine }), ...out }
+    return {
+      code: await command.run({
+        flags,
+        options,
+        args: [],
+        io,
+        engine,
+        gitCommitOf,
+        lockHolder: 'cli-commands test'
+      }),
+      ...out
+    }
   } catch (error) {
     return {
       code: 1,

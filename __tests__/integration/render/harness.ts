@@ -4,7 +4,9 @@
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { createExecRunner, type CommandRunner } from '../../../src/adapters/command-runner.js'
+import { createExecRunner } from '../../../src/adapters/command-runner.js'
+import { createNodeFiles } from '../../../src/adapters/node-files.js'
+import type { CommandRunner } from '../../../src/render/ports.js'
 import type {
   BuildContext,
   BuildManifestSpec,
@@ -12,7 +14,7 @@ import type {
   ProviderSpec,
   ToolCommands
 } from '../../../src/render/context.js'
-import { createGoTemplateEngine } from '../../../src/go/template/wasm-engine.js'
+import { createGoTemplateEngine } from '../../../src/adapters/go-template-engine.js'
 import type { JsonObject } from '../../../src/go/yaml.js'
 import { resolveToolPaths } from '../../cluster/tool-paths.js'
 import { goTemplateEngineFiles } from '../../unit/go/template/go-oracle.js'
@@ -83,6 +85,7 @@ export function loadFixture(name: string, overrides: Partial<BuildContext> = {})
       registerSecret: (value) => registered.push(value),
       lookupEnv: (name) => c.env?.[name],
       tools: testTools(),
+      files: createNodeFiles(),
       ...overrides
     }
   }

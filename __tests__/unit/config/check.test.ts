@@ -1,8 +1,9 @@
 import { describe, expect, it } from '@jest/globals'
 import path from 'node:path'
+import { createNodeFiles } from '../../../src/adapters/node-files.js'
 import { checkConfig } from '../../../src/config/check.js'
 import type { ConfigProblem } from '../../../src/errors.js'
-import { createGoTemplateEngine } from '../../../src/go/template/wasm-engine.js'
+import { createGoTemplateEngine } from '../../../src/adapters/go-template-engine.js'
 import {
   describeWithGo,
   goTemplateEngineFiles,
@@ -31,7 +32,8 @@ async function check(fixture: string, environment = '') {
     file: path.join(fixtures, fixture, 'tazuna.yaml'),
     environment,
     engine,
-    version: '0.1.0'
+    version: '0.1.0',
+    files: createNodeFiles()
   })
 }
 

@@ -5,11 +5,11 @@
  * `kubernetesSecret` output. Every value that ends up in a Secret is registered as a secret;
  * errors name keys, files and items, never values.
  */
-import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { ConfigError } from '../../errors.js'
 import type { JsonObject, JsonValue } from '../../go/yaml.js'
 import type { BuildManifestSpec } from '../context.js'
+import type { BuildFiles } from '../ports.js'
 import { parseDotenv } from './dotenv.js'
 import {
   parseGenesisSecret,
@@ -37,7 +37,7 @@ export async function buildGenesisSecret(
 ): Promise<GenesisSecretBuild> {
   const where = `manifest ${manifest.name}`
   const file = path.resolve(run.configDir, manifest.path)
-  const spec = parseGenesisSecret(await readConfigFile(file, where), file)
+  const spec = parseGenesisSecret(await readConfigFile(run.files, file, where), file)
   if (spec.outputs.length === 0) throw new ConfigError([], `${where}: ${file}: no outputs defined`)
   const fetch = providerFetcher(spec.provider, run, where)
   const data = new Map<string, string>()
@@ -143,7 +143,8 @@ function providerFetcher(name: string, run: BuildRun, where: string): Fetcher {
   }
   const envfile = path.resolve(run.configDir, provider.envfile.path)
   let loaded: Promise<Map<string, string>> | undefined
-  return () => (loaded ??= readConfigFile(envfile, `${where}: provider ${name}`).then(parseDotenv))
+  return () =>
+    (loaded ??= readConfigFile(run.files, envfile, `${where}: provider ${name}`).then(parseDotenv))
 }
 
 async function fetchFromOp(
@@ -162,9 +163,9 @@ async function fetchFromOp(
   return new Map(fields.map((f) => [source.preferLabel ? f.label : f.id, f.value]))
 }
 
-async function readConfigFile(file: string, where: string): Promise<string> {
+async function readConfigFile(files: BuildFiles, file: string, where: string): Promise<string> {
   try {
-    return await readFile(file, 'utf8')
+    return await files.readText(file)
   } catch (error) {
     const reason =
       (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'file not found' : String(error)

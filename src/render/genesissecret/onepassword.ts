@@ -5,7 +5,7 @@
  * session); nothing here sees a token. Field values are secrets: callers register every value
  * they use, and the item JSON never reaches a message.
  */
-import type { CommandRunner } from '../../adapters/command-runner.js'
+import type { CommandRunner } from '../ports.js'
 import { runTool } from '../tools.js'
 
 /** One entry of the item's `fields`. `value` is "" for fields without one. */

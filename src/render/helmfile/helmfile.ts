@@ -3,13 +3,12 @@
  * tazuna.hint.yaml, find and render the helmfile as a Go template, then render every release
  * with `helm template` (≤4 at a time, output in release order) and join the outputs.
  */
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
-import os from 'node:os'
 import path from 'node:path'
 import { ConfigError, ToolError } from '../../errors.js'
 import { helmfileTemplateData, TemplateError } from '../../go/template/engine.js'
 import { parseYamlDocument, type JsonObject } from '../../go/yaml.js'
 import type { BuildContext, BuildManifestSpec } from '../context.js'
+import type { BuildFiles, TempDir } from '../ports.js'
 import { HINT_FILE, applyHint, parseHint } from './hint.js'
 import {
   helmTemplateArgs,
@@ -43,10 +42,10 @@ export async function renderHelmfile(manifest: BuildManifestSpec, run: BuildRun)
   const where = `manifest ${manifest.name}`
   const manifestPath = path.resolve(run.configDir, manifest.path)
   const vars = await helmfileVars(manifest, manifestPath, run, where)
-  const file = await resolveHelmfileFile(manifestPath, where)
+  const file = await resolveHelmfileFile(run.files, manifestPath, where)
   const spec = await renderHelmfileSpec(file, vars, run)
   for (const repo of spec.repositories) if (repo.password !== '') run.registerSecret(repo.password)
-  const tempDir = await mkdtemp(path.join(run.tempDir ?? os.tmpdir(), 'tazuna-helm-values-'))
+  const tempDir = await run.files.makeTempDir('tazuna-helm-values-')
   try {
     const outputs = await mapInOrder(spec.releases, RELEASE_CONCURRENCY, (release, index) =>
       renderRelease({
@@ -61,7 +60,7 @@ export async function renderHelmfile(manifest: BuildManifestSpec, run: BuildRun)
     )
     return outputs.filter((o) => o !== '').join('\n---\n')
   } finally {
-    await rm(tempDir, { recursive: true, force: true })
+    await tempDir.remove()
   }
 }
 
@@ -88,19 +87,23 @@ async function helmfileVars(
   )
   // §13.21: Tazuna looks in dir(path) — the parent directory when `path` is a directory.
   const hintPath = path.join(path.dirname(manifestPath), HINT_FILE)
-  const hintText = await readIfExists(hintPath)
+  const hintText = await readIfExists(run.files, hintPath)
   if (hintText === undefined) return vars
   return applyHint(parseHint(parseYamlDocument(hintText, hintPath), hintPath), vars)
 }
 
 /** The helmfile itself: `path` when it is a file, else the first of HELMFILE_NAMES inside it. */
-export async function resolveHelmfileFile(manifestPath: string, where: string): Promise<string> {
-  const info = await stat(manifestPath).catch(() => undefined)
-  if (info === undefined) throw new ConfigError([], `${where}: path ${manifestPath} does not exist`)
-  if (!info.isDirectory()) return manifestPath
+export async function resolveHelmfileFile(
+  files: BuildFiles,
+  manifestPath: string,
+  where: string
+): Promise<string> {
+  const kind = await files.kindOf(manifestPath)
+  if (kind === undefined) throw new ConfigError([], `${where}: path ${manifestPath} does not exist`)
+  if (kind !== 'directory') return manifestPath
   for (const name of HELMFILE_NAMES) {
     const candidate = path.join(manifestPath, name)
-    if ((await stat(candidate).catch(() => undefined))?.isFile()) return candidate
+    if ((await files.kindOf(candidate)) === 'file') return candidate
   }
   throw new ConfigError(
     [],
@@ -113,7 +116,7 @@ async function renderHelmfileSpec(
   vars: JsonObject,
   run: BuildRun
 ): Promise<HelmfileSpec> {
-  const text = await readFile(file, 'utf8')
+  const text = await run.files.readText(file)
   const name = path.relative(run.configDir, file) || path.basename(file)
   let rendered: string
   try {
@@ -139,7 +142,7 @@ interface ReleaseJob {
   release: HelmRelease
   index: number
   helmfileDir: string
-  tempDir: string
+  tempDir: TempDir
 }
 
 async function renderRelease(job: ReleaseJob): Promise<string> {
@@ -149,7 +152,7 @@ async function renderRelease(job: ReleaseJob): Promise<string> {
   const chart = resolveChartSource(release.chart, job.spec.repositories, (p) =>
     path.resolve(helmfileDir, p)
   )
-  await checkLocalChart(chart, release, where)
+  await checkLocalChart(run.files, chart, release, where)
   const valuesFiles = await writeValuesFiles(job, planSources(job, where), where)
   const options = manifest.helmfile ?? {}
   const args = helmTemplateArgs({
@@ -181,12 +184,13 @@ function planSources(job: ReleaseJob, where: string): ValuesSource[] {
 }
 
 async function checkLocalChart(
+  files: BuildFiles,
   chart: ChartSource,
   release: HelmRelease,
   where: string
 ): Promise<void> {
   if (chart.kind !== 'local') return
-  if ((await stat(chart.path).catch(() => undefined)) === undefined) {
+  if ((await files.kindOf(chart.path)) === undefined) {
     throw new ToolError(
       `${where}: chart ${release.chart} not found at ${chart.path} (not an oci:// reference and ` +
         `not <alias>/<chart> of a declared repository, so it is read as a local chart path)`
@@ -203,22 +207,21 @@ async function writeValuesFiles(
   const files: string[] = []
   for (const [i, source] of sources.entries()) {
     if (source.kind === 'file') {
-      if (!(await stat(source.path).catch(() => undefined))?.isFile()) {
+      if ((await job.run.files.kindOf(source.path)) !== 'file') {
         throw new ToolError(`${where}: values file ${source.entry} not found at ${source.path}`)
       }
       files.push(source.path)
     } else {
-      const file = path.join(job.tempDir, `release-${job.index}-values-${i}.json`)
-      await writeFile(file, JSON.stringify(source.values), { mode: 0o600 })
-      files.push(file)
+      const name = `release-${job.index}-values-${i}.json`
+      files.push(await job.tempDir.writePrivate(name, JSON.stringify(source.values)))
     }
   }
   return files
 }
 
-async function readIfExists(file: string): Promise<string | undefined> {
+async function readIfExists(files: BuildFiles, file: string): Promise<string | undefined> {
   try {
-    return await readFile(file, 'utf8')
+    return await files.readText(file)
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
     throw error

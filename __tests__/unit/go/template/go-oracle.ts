@@ -6,8 +6,8 @@
 import { describe } from '@jest/globals'
 import { execFileSync } from 'node:child_process'
 import { join } from 'node:path'
-import { goTemplateFilesIn } from '../../../../src/go/template/engine-files.js'
-import type { GoTemplateFiles } from '../../../../src/go/template/wasm-engine.js'
+import { goTemplateFilesIn } from '../../../../src/adapters/go-template-files.js'
+import type { GoTemplateFiles } from '../../../../src/adapters/go-template-engine.js'
 
 const repo = join(import.meta.dirname, '..', '..', '..', '..')
 const oracleDir = join(repo, '__tests__', 'oracle', 'template')

@@ -4,7 +4,7 @@
  */
 import { existsSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import type { GoTemplateFiles } from './wasm-engine.js'
+import type { GoTemplateFiles } from './go-template-engine.js'
 
 /** File name of the gzipped engine, in dist/ and in the build cache. */
 export const GO_TEMPLATE_WASM = 'gotemplate.wasm.br'

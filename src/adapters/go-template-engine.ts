@@ -11,7 +11,7 @@ import {
   templateErrorLine,
   type RenderRequest,
   type TemplateEngine
-} from './engine.js'
+} from '../go/template/engine.js'
 
 /** Where the engine's two build artifacts are (see src/go/template/engine/build.sh). */
 export interface GoTemplateFiles {

@@ -1,0 +1,59 @@
+/**
+ * What rendering takes from the world, as small ports: a command runner for kustomize, kubectl,
+ * helm and op, and the file access the renderers need. The implementations live in
+ * src/adapters/ (command-runner.ts, node-files.ts); tests may pass their own.
+ */
+
+/** What a finished program left behind. */
+export interface CommandResult {
+  exitCode: number
+  stdout: string
+  stderr: string
+}
+
+/** Where and how to run a program. `env` entries are added to (override) the inherited ones. */
+export interface CommandOptions {
+  cwd?: string
+  env?: Record<string, string>
+  /** Written to the program's stdin, then stdin is closed. */
+  input?: string
+}
+
+/**
+ * Runs a program to completion. Resolves with its exit code and output whatever the exit code
+ * is; rejects with CommandNotFoundError when `cmd` is not an executable on PATH (or at the given
+ * path), and with the spawn error for anything else that prevents it from starting.
+ */
+export interface CommandRunner {
+  run(cmd: string, args: readonly string[], opts?: CommandOptions): Promise<CommandResult>
+}
+
+/** The program to run does not exist; callers turn this into "install X" advice. */
+export class CommandNotFoundError extends Error {
+  override name = 'CommandNotFoundError'
+  constructor(readonly command: string) {
+    super(`${command}: executable not found`)
+  }
+}
+
+/** What is at a path, as far as the renderers care. */
+export type FileKind = 'file' | 'directory' | 'other'
+
+/** The files rendering reads (manifests, envfiles, helmfiles, values) and its temporary files. */
+export interface BuildFiles {
+  /** The file's text; rejects with the Node error (its `code` says why, e.g. ENOENT). */
+  readText(path: string): Promise<string>
+  /** What is at `path`, or undefined when nothing is there (or it cannot be looked at). */
+  kindOf(path: string): Promise<FileKind | undefined>
+  /** A new private directory for temporary files (under the runner's temp dir or the OS's). */
+  makeTempDir(prefix: string): Promise<TempDir>
+}
+
+/** A private temporary directory. */
+export interface TempDir {
+  path: string
+  /** Writes `text` to `name` inside the directory, readable by this user only; returns its path. */
+  writePrivate(name: string, text: string): Promise<string>
+  /** Deletes the directory and everything in it; never rejects for a missing directory. */
+  remove(): Promise<void>
+}
