@@ -11,7 +11,13 @@ const base = {
 
 export default {
   projects: [
-    { ...base, displayName: 'unit', testMatch: ['<rootDir>/__tests__/unit/**/*.test.ts'] },
+    {
+      ...base,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/__tests__/unit/**/*.test.ts'],
+      globalSetup: '<rootDir>/__tests__/support/global-setup.ts',
+      globalTeardown: '<rootDir>/__tests__/support/global-teardown.ts'
+    },
     {
       ...base,
       displayName: 'integration',

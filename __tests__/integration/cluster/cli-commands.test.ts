@@ -222,7 +222,8 @@ describe('a configuration problem', () => {
           users: [{ name: 'u', user: { token: 't' } }],
           contexts: [{ name: 'ctx', context: { cluster: 'c', user: 'u' } }],
           'current-context': 'ctx'
-        })
+        }),
+        { mode: 0o600 }
       )
       const env = { KUBECONFIG: kubeconfig }
       const bad = writeProject(dir, 'Bad_Name', 'ns', {})
