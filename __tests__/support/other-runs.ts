@@ -1,10 +1,11 @@
-// Other Jest runs on the same machine while ours runs. Leftovers in the system temp dir
-// cannot be attributed to a process afterwards, and other checkouts (older ones litter) run
-// on shared machines, so the run root's litter check needs to know whether anyone else
+// Other test runs on the same machine while ours runs: Jest, or anything running this
+// project's test code (scripts/bench.ts uses the e2e harness). Leftovers in the system temp
+// dir cannot be attributed to a process afterwards, and other checkouts (older ones litter)
+// run on shared machines, so the run root's litter check needs to know whether anyone else
 // was running. Linux only (/proc); elsewhere no other run is ever seen.
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs'
 
-/** Watches for Jest processes outside this process's tree until stopped. */
+/** Watches for test processes outside this process's tree until stopped. */
 export interface OtherRunsWatch {
   /** The working directories of the other runs seen so far, sorted. */
   seen(): string[]
@@ -15,7 +16,7 @@ export interface OtherRunsWatch {
 export function watchOtherRuns(intervalMs = 2000): OtherRunsWatch {
   const seen = new Set<string>()
   const look = (): void => {
-    for (const cwd of otherJestRuns()) seen.add(cwd)
+    for (const cwd of otherTestRuns()) seen.add(cwd)
   }
   look()
   const timer = setInterval(look, intervalMs)
@@ -29,7 +30,9 @@ export function watchOtherRuns(intervalMs = 2000): OtherRunsWatch {
   }
 }
 
-function otherJestRuns(): string[] {
+const TEST_PROCESS = /jest|__tests__\//
+
+function otherTestRuns(): string[] {
   let pids: string[]
   try {
     pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name))
@@ -40,7 +43,7 @@ function otherJestRuns(): string[] {
   const cwds: string[] = []
   for (const pid of pids) {
     const cmdline = read(`/proc/${pid}/cmdline`)
-    if (cmdline === undefined || !cmdline.includes('jest')) continue
+    if (cmdline === undefined || !TEST_PROCESS.test(cmdline)) continue
     // Ours: this process, its ancestors (a shell that started Jest) and its descendants.
     if (ancestors.has(Number(pid)) || ancestry(Number(pid)).includes(process.pid)) continue
     try {

@@ -62,7 +62,7 @@ export function openRunRoot(options: { keep?: boolean } = {}): string {
 
 /**
  * Leaves the run root; the last user removes it and throws (failing the run) when the
- * system temp dir gained entries named like ours. When other Jest runs were seen meanwhile
+ * system temp dir gained entries named like ours. When other test runs were seen meanwhile
  * (other checkouts on a shared machine), such entries may be theirs: then it only warns.
  */
 export function releaseRunRoot(): void {
