@@ -11,7 +11,13 @@ const base = {
 
 export default {
   projects: [
-    { ...base, displayName: 'unit', testMatch: ['<rootDir>/__tests__/unit/**/*.test.ts'] },
+    {
+      ...base,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/__tests__/unit/**/*.test.ts'],
+      globalSetup: '<rootDir>/__tests__/support/global-setup.ts',
+      globalTeardown: '<rootDir>/__tests__/support/global-teardown.ts'
+    },
     {
       ...base,
       displayName: 'integration',
@@ -23,7 +29,10 @@ export default {
       globalTeardown: '<rootDir>/__tests__/cluster/global-teardown.ts'
     }
   ],
-  // A global option: jest ignores testTimeout inside a project. Cluster tests wait on a real
-  // API server and real tools on a busy 2-core machine.
-  testTimeout: 120000
+  // The one timeout policy. Jest 30 reads testTimeout only from the global config
+  // (jest-circus takes globalConfig.testTimeout; a project's own value is ignored), so it fits
+  // the slowest layer: an e2e test runs `node dist/index.js` several times, each rendering with
+  // kustomize and talking to a real API server, on a busy 2-core machine. Hooks that build
+  // something (the e2e bundle, the Go template engine) pass their own, longer timeout.
+  testTimeout: 180_000
 }

@@ -1,4 +1,5 @@
-// Jest globalSetup of the integration project: starts one test cluster for the whole run.
+// Jest globalSetup of the integration project: opens the run's temporary root (see
+// __tests__/support/run-root.ts) and starts one test cluster in it for the whole run.
 // The tools are built beforehand by scripts/build-tools.sh (scripts/test.sh runs it); this
 // only finds them. Test workers inherit the variables set here.
 import { mkdirSync, symlinkSync } from 'node:fs'
@@ -13,13 +14,16 @@ export default async function globalSetup(): Promise<void> {
   // Jest loads this file with Node's own loader, so the harness is imported through
   // ts-resolve.mjs (see there: why) instead of static imports.
   await import(new URL('./ts-resolve.mjs', import.meta.url).href)
+  const { openRunRoot } = await import('../support/run-root.js')
   const { startCluster, stopCluster } = await import('./launcher.js')
   const { resolveToolPaths } = await import('./tool-paths.js')
+  const keep = process.env.TAZUNA_TEST_KEEP_CLUSTER === '1'
+  openRunRoot({ keep })
   const tools = resolveToolPaths()
   const cluster = await startCluster({
     kubeApiserverBin: tools.kubeApiserver,
     etcdBin: tools.etcd,
-    keepWorkDir: process.env.TAZUNA_TEST_KEEP_CLUSTER === '1'
+    keepWorkDir: keep
   })
   globalThis.__tazunaTestClusterStop = () => stopCluster(cluster)
 

@@ -3,10 +3,10 @@
 // other. Needed by scripts/cluster.sh (`node --import`) and by the jest global setup and
 // teardown, which Jest 30 on Node 24 loads natively rather than through ts-jest (in a
 // "type": "module" package its require hook defers to Node's ESM loader).
-// Only relative imports made from files in this folder are touched.
+// Only relative imports made from files under __tests__/ are touched.
 import { registerHooks } from 'node:module'
 
-const here = new URL('.', import.meta.url).href
+const here = new URL('..', import.meta.url).href
 
 if (!globalThis.__tazunaClusterTsResolve) {
   globalThis.__tazunaClusterTsResolve = true

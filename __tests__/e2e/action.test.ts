@@ -3,14 +3,14 @@
  * environment, the real test cluster (jest's integration global setup) and the loopback GitHub
  * emulator. Pull-request runs use the read-only kubeconfig, which proves the Diff never writes.
  */
-import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { AppsV1Api, CoreV1Api, KubeConfig } from '@kubernetes/client-node'
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { parseMarker } from '../../src/report/marker.js'
 import { GitHubEmulator } from '../github-emulator/server.js'
 import { balanceOf, wellFormed } from '../unit/report/well-formed.js'
-import { writeConfig, writeFixtureRepo, type FixtureRepo } from './fixture-repo.js'
+import { writeConfig, writeFixtureRepo, type FixtureRepo } from '../support/fixture-repo.js'
 import {
   buildFreshDist,
   pullRequestPayload,
@@ -19,9 +19,6 @@ import {
   type ActionResult
 } from './harness.js'
 import { startCountingProxy, type CountingProxy } from './counting-proxy.js'
-
-// Each run starts node, renders with kustomize and talks to the API server (seconds each).
-jest.setTimeout(180_000)
 
 let dist: string
 let emulator: GitHubEmulator

@@ -3,7 +3,7 @@
  * INPUT_* variables (dashes kept, e.g. `INPUT_GITHUB-TOKEN`), an event payload file, the
  * GITHUB_STEP_SUMMARY and GITHUB_OUTPUT files, RUNNER_TEMP and GITHUB_API_URL pointing at the
  * loopback GitHub emulator. The bundle is built from the working tree with scripts/bundle.sh
- * into a temporary directory, never taken from the committed dist/.
+ * into the cache ($TAZUNA_ACTION_CACHE/e2e-dist/), never taken from the committed dist/.
  */
 import { execFileSync, spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
@@ -14,33 +14,55 @@ import {
   readdirSync,
   readFileSync,
   renameSync,
+  rmSync,
+  statSync,
+  utimesSync,
   writeFileSync
 } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, relative } from 'node:path'
+import { cacheDir } from '../cluster/tool-paths.js'
 
 export const root = join(import.meta.dirname, '..', '..')
 
 /**
- * Builds the bundle once per working-tree content: the directory name carries a hash of
- * src/, the bundle scripts and the lockfile, so an edit always triggers a fresh build.
+ * Builds the bundle once per working-tree content and keeps it across runs: the directory
+ * name carries a hash of src/, the bundle scripts and the lockfile, so an edit always
+ * triggers a fresh build. Builds unused for a week are removed.
  */
 export function buildFreshDist(): string {
-  const out = join(tmpdir(), `tazuna-e2e-dist-${sourceHash()}`)
+  const builds = join(cacheDir(), 'e2e-dist')
+  const out = join(builds, sourceHash())
   if (!existsSync(join(out, 'index.js'))) {
-    const staging = mkdtempSync(join(tmpdir(), 'tazuna-e2e-build-'))
-    execFileSync('bash', [join(root, 'scripts', 'bundle.sh'), staging], {
-      cwd: root,
-      stdio: 'pipe'
-    })
+    mkdirSync(builds, { recursive: true })
+    removeStaleBuilds(builds)
+    // Staged next to its final place: rename() does not cross file systems.
+    const staging = mkdtempSync(join(builds, 'staging-'))
     try {
+      execFileSync('bash', [join(root, 'scripts', 'bundle.sh'), staging], {
+        cwd: root,
+        stdio: 'pipe'
+      })
       renameSync(staging, out)
     } catch (error) {
-      // Another worker finished the same build first.
+      rmSync(staging, { recursive: true, force: true })
+      // Another worker (or run) finished the same build first.
       if (!existsSync(join(out, 'index.js'))) throw error
     }
   }
+  const now = new Date()
+  utimesSync(out, now, now) // marks it used, for removeStaleBuilds
   return out
+}
+
+const WEEK_MS = 7 * 24 * 60 * 60 * 1000
+
+function removeStaleBuilds(builds: string): void {
+  for (const name of readdirSync(builds)) {
+    const dir = join(builds, name)
+    const used = statSync(dir, { throwIfNoEntry: false })?.mtimeMs ?? Date.now()
+    if (Date.now() - used > WEEK_MS) rmSync(dir, { recursive: true, force: true })
+  }
 }
 
 function sourceHash(): string {
@@ -102,7 +124,7 @@ export async function runAction(run: ActionRun): Promise<ActionResult> {
   const env: Record<string, string> = {
     PATH: `${process.env.TAZUNA_TEST_TOOLS_DIR ?? ''}:${dirname(process.execPath)}:/usr/bin:/bin`,
     HOME: dir,
-    ...pick(['HELM_BIN', 'KUSTOMIZE_BIN', 'TAZUNA_ACTION_CACHE']),
+    ...pick(['HELM_BIN', 'KUSTOMIZE_BIN', 'TAZUNA_ACTION_CACHE', 'TMPDIR']),
     GITHUB_ACTIONS: 'true',
     GITHUB_EVENT_NAME: run.eventName,
     GITHUB_EVENT_PATH: files.event,

@@ -6,14 +6,14 @@
  */
 import { beforeAll, describe, expect, it } from '@jest/globals'
 import { CoordinationV1Api, CoreV1Api, KubeConfig } from '@kubernetes/client-node'
-import { execFile } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { promisify } from 'node:util'
 import { KubeLeaseStore } from '../../src/adapters/kube-lease-store.js'
 import { openKubeSession } from '../../src/adapters/kube-session.js'
 import { lockNameFor, type LeaseWrite } from '../../src/apply/lease-lock.js'
-import { writeConfig, writeFixtureRepo, type FixtureRepo } from './fixture-repo.js'
+import { runCliProcess } from '../support/cli.js'
+import { adminKubeconfig as admin } from '../support/cluster.js'
+import { writeConfig, writeFixtureRepo, type FixtureRepo } from '../support/fixture-repo.js'
 import { buildFreshDist, pullRequestPayload, pushPayload, runAction } from './harness.js'
 
 let dist: string
@@ -21,30 +21,19 @@ beforeAll(() => {
   dist = buildFreshDist()
 }, 300_000)
 
-const admin = (): string => process.env.TAZUNA_TEST_ADMIN_KUBECONFIG!
 const sha = (n: number): string => n.toString(16).padStart(40, 'c')
 
 /** `node dist/cli.js <args>` in the repository, against the test cluster. */
-async function cli(repo: FixtureRepo, ...args: string[]) {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(
-      process.execPath,
-      [join(dist, 'cli.js'), ...args],
-      {
-        cwd: repo.dir,
-        env: {
-          PATH: `${process.env.TAZUNA_TEST_TOOLS_DIR ?? ''}:${dirname(process.execPath)}:/usr/bin:/bin`,
-          HOME: repo.dir,
-          KUBECONFIG: admin(),
-          ...(process.env.KUSTOMIZE_BIN ? { KUSTOMIZE_BIN: process.env.KUSTOMIZE_BIN } : {})
-        }
-      }
-    )
-    return { code: 0, stdout, stderr }
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string }
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr }
-  }
+function cli(repo: FixtureRepo, ...args: string[]) {
+  return runCliProcess(process.execPath, [join(dist, 'cli.js'), ...args], {
+    cwd: repo.dir,
+    env: {
+      PATH: `${process.env.TAZUNA_TEST_TOOLS_DIR ?? ''}:${dirname(process.execPath)}:/usr/bin:/bin`,
+      HOME: repo.dir,
+      KUBECONFIG: admin(),
+      ...(process.env.KUSTOMIZE_BIN ? { KUSTOMIZE_BIN: process.env.KUSTOMIZE_BIN } : {})
+    }
+  })
 }
 
 /** The action in `mode`, returning its outputs and report.txt (the `state diff` text). */

@@ -5,64 +5,20 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
-import { createCliEngine, runCli, type CliCommand, type CommandContext } from '../../../src/cli.js'
-import { applyCommand } from '../../../src/cli/apply-command.js'
-import { stateDiffCommand, stateListCommand } from '../../../src/cli/state-commands.js'
-import { gitCommitOf } from '../../../src/adapters/git.js'
-import { createGoTemplateEngine } from '../../../src/adapters/go-template-engine.js'
-import { adminSession, uniqueName } from './helpers.js'
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
+import { runCliInProcess, type CliResult } from '../../support/cli.js'
+import { adminKubeconfig, adminSession, uniqueName } from '../../support/cluster.js'
 
-// The project's testTimeout is not applied per project; CRDs and retries need more than 5 s
-// on a busy 2-core machine.
-jest.setTimeout(60_000)
-
-interface Output {
-  code: number
-  stdout: string
-  stderr: string
-}
-
-/** Runs a command like src/cli.ts does: thrown errors become `error: ...` and exit code 1. */
-async function runCommand(
-  command: CliCommand,
+/** `tazuna-action <command> -f <file>`, as the cluster admin unless `env` says otherwise. */
+function cli(
+  command: readonly string[],
   file: string,
-  options: CommandContext['options'] = {},
-  env: Record<string, string | undefined> = { KUBECONFIG: process.env.TAZUNA_TEST_ADMIN_KUBECONFIG }
-): Promise<Output> {
-  const out = { stdout: '', stderr: '' }
-  const flags = { filePath: file, environment: '', tags: [], logLevel: 'info' }
-  const io: CommandContext['io'] = {
-    stdout: (t) => (out.stdout += t),
-    stderr: (t) => (out.stderr += t),
-    env: { KUSTOMIZE_BIN: process.env.KUSTOMIZE_BIN, ...env }
-  }
-  const templates = createGoTemplateEngine(() => {
-    throw new Error('these fixtures use no templates')
+  env: Record<string, string | undefined> = { KUBECONFIG: adminKubeconfig() }
+): Promise<CliResult> {
+  return runCliInProcess([...command, '-f', file], {
+    KUSTOMIZE_BIN: process.env.KUSTOMIZE_BIN,
+    ...env
   })
-  const engine = createCliEngine(flags, io, { templates })
-  try {
-    return {
-      code: await command.run({
-        flags,
-        options,
-        args: [],
-        io,
-        engine,
-        gitCommitOf,
-        lockHolder: 'cli-commands test'
-      }),
-      ...out
-    }
-  } catch (error) {
-    return {
-      code: 1,
-      stdout: out.stdout,
-      stderr: out.stderr + `error: ${(error as Error).message}\n`
-    }
-  } finally {
-    engine.close()
-  }
 }
 
 /** Writes a tazuna.yaml with one kustomize manifest whose ConfigMaps carry `data`. */
@@ -115,25 +71,25 @@ describe('apply, state diff and state list on a kustomize project', () => {
     const [m, ns] = [uniqueName('cli'), uniqueName('ns')]
     const file = writeProject(dir, m, ns, { web: { v: '1' } })
 
-    const applied = await runCommand(applyCommand, file, { sync: true })
+    const applied = await cli(['apply', '--sync'], file)
     expect(applied).toMatchObject({ code: 0, stdout: '' })
     expect(applied.stderr).toContain(
       `synced resource manifest=${m} diff=added resource=/v1/ConfigMap/${ns}/web`
     )
 
-    expect(await runCommand(stateDiffCommand, file)).toEqual({
+    expect(await cli(['state', 'diff'], file)).toEqual({
       code: 0,
       stdout: 'No changes detected.\n',
       stderr: ''
     })
 
-    const listed = await runCommand(stateListCommand, file)
+    const listed = await cli(['state', 'list'], file)
     expect(listed.code).toBe(0)
     expect(listed.stdout).toMatch(new RegExp(`^Manifest: ${m}\\n  Last synced: \\S+Z\\n`))
     expect(listed.stdout).toContain(`  /v1/ConfigMap/${ns}/web`)
 
     writeProject(dir, m, ns, { web: { v: '2' } })
-    const diff = await runCommand(stateDiffCommand, file)
+    const diff = await cli(['state', 'diff'], file)
     expect(diff.code).toBe(0)
     expect(diff.stdout).toMatch(
       new RegExp(
@@ -144,11 +100,11 @@ describe('apply, state diff and state list on a kustomize project', () => {
 
   it('refuses --prune and --atomic without --sync', async () => {
     const file = writeProject(mkdtempSync(path.join(os.tmpdir(), 'cli-flags-')), 'm', 'ns', {})
-    expect(await runCommand(applyCommand, file, { prune: true })).toMatchObject({
+    expect(await cli(['apply', '--prune'], file)).toMatchObject({
       code: 1,
       stderr: 'error: --prune requires --sync\n'
     })
-    expect(await runCommand(applyCommand, file, { atomic: true })).toMatchObject({
+    expect(await cli(['apply', '--atomic'], file)).toMatchObject({
       code: 1,
       stderr: 'error: --atomic requires --sync\n'
     })
@@ -158,13 +114,13 @@ describe('apply, state diff and state list on a kustomize project', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'cli-prune-'))
     const [m, ns] = [uniqueName('cli'), uniqueName('ns')]
     const file = writeProject(dir, m, ns, { a: {}, b: {} })
-    expect((await runCommand(applyCommand, file, { sync: true })).code).toBe(0)
+    expect((await cli(['apply', '--sync'], file)).code).toBe(0)
     writeProject(dir, m, ns, { a: {} })
     const env = {
-      KUBECONFIG: process.env.TAZUNA_TEST_ADMIN_KUBECONFIG,
+      KUBECONFIG: adminKubeconfig(),
       TAZUNA_STATE_SYNC_DELETE: 'TRUE'
     }
-    expect((await runCommand(applyCommand, file, { sync: true }, env)).code).toBe(0)
+    expect((await cli(['apply', '--sync'], file, env)).code).toBe(0)
     expect(
       await admin.cluster.get({ apiVersion: 'v1', kind: 'ConfigMap', namespace: ns, name: 'b' })
     ).toBeUndefined()
@@ -182,7 +138,7 @@ describe('apply, state diff and state list on a kustomize project', () => {
         metadata: { name: 'x', namespace: 'missing-ns-cli' }
       }) + '\n'
     )
-    const out = await runCommand(applyCommand, file, { sync: true })
+    const out = await cli(['apply', '--sync'], file)
     expect(out.code).toBe(1)
     expect(out.stderr).toContain(
       `error: layer 0 apply failed: manifest "${m}": failed to apply resource /v1/ConfigMap/missing-ns-cli/x: ` +
@@ -198,7 +154,7 @@ describe('apply, state diff and state list on a kustomize project', () => {
       file,
       `spec:\n  context_matches: ["kind-.*"]\n  manifests:\n    - name: ${m}\n      type: kustomize\n      path: ./base\n`
     )
-    const out = await runCommand(applyCommand, file, { sync: true })
+    const out = await cli(['apply', '--sync'], file)
     expect(out.code).toBe(1)
     expect(out.stderr).toMatch(
       /error: current context "[^"]+" does not match any of context_matches patterns \["kind-\.\*"\]\n$/
@@ -234,11 +190,12 @@ describe('a configuration problem', () => {
           users: [{ name: 'u', user: { token: 't' } }],
           contexts: [{ name: 'ctx', context: { cluster: 'c', user: 'u' } }],
           'current-context': 'ctx'
-        })
+        }),
+        { mode: 0o600 }
       )
       const env = { KUBECONFIG: kubeconfig }
       const bad = writeProject(dir, 'Bad_Name', 'ns', {})
-      const out = await runCommand(applyCommand, bad, { sync: true }, env)
+      const out = await cli(['apply', '--sync'], bad, env)
       expect(out.code).toBe(1)
       expect(out.stderr).toContain(`error: check failed for tazuna.yaml at ${bad}`)
       expect(out.stderr).toContain('name "Bad_Name" contains invalid characters')
@@ -246,7 +203,7 @@ describe('a configuration problem', () => {
 
       // The counter works: a command that does reach the cluster connects.
       const good = writeProject(dir, 'good', 'ns', {})
-      const reached = await runCommand(stateListCommand, good, {}, env)
+      const reached = await cli(['state', 'list'], good, env)
       expect(reached.stderr).toMatch(
         /^error: read state of manifest "good" .*: request to https:\/\/127\.0\.0\.1:\d+ failed \(EPROTO\)\n$/
       )
@@ -260,9 +217,8 @@ describe('a configuration problem', () => {
 describe('registration in the command table', () => {
   it('runs apply through runCli with its own flags', async () => {
     const file = writeProject(mkdtempSync(path.join(os.tmpdir(), 'cli-table-')), 'm', 'ns', {})
-    let stderr = ''
-    const io = { stdout: () => undefined, stderr: (t: string) => (stderr += t), env: {} }
-    expect(await runCli(['apply', '--atomic', '-f', file], io)).toBe(1)
-    expect(stderr).toBe('error: --atomic requires --sync\n')
+    const result = await runCliInProcess(['apply', '--atomic', '-f', file])
+    expect(result.code).toBe(1)
+    expect(result.stderr).toBe('error: --atomic requires --sync\n')
   })
 })

@@ -38,7 +38,7 @@ function kubeconfigFile(
     contexts: [{ name: 'ctx', context: { cluster: 'c', user: 'u' } }],
     'current-context': extra.currentContext ?? 'ctx'
   }
-  writeFileSync(file, JSON.stringify(config))
+  writeFileSync(file, JSON.stringify(config), { mode: 0o600 })
   return file
 }
 
@@ -122,7 +122,7 @@ describe('loadKubeConfig', () => {
 
   it('does not quote file content (a token) when the file is not valid YAML', () => {
     const file = path.join(tempDir(), 'config')
-    writeFileSync(file, `users: [ {token: ${TOKEN}\n  : : :`)
+    writeFileSync(file, `users: [ {token: ${TOKEN}\n  : : :`, { mode: 0o600 })
     const error = (() => {
       try {
         loadKubeConfig({ env: { KUBECONFIG: file } })

@@ -1,15 +1,17 @@
 // The Cluster and Discovery adapters against the real test API server: server-side apply with
 // field manager `tazuna`, raw bodies (strict field validation sees every field we send), CRDs
 // followed by their custom resources, Job/Pod recreation, deletes and error messages.
-import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import type { KubeSession } from '../../../src/adapters/kube-session.js'
 import { ClusterError } from '../../../src/errors.js'
 import type { JsonObject } from '../../../src/go/yaml.js'
-import { adminSession, configMap, namespace, readerSession, uniqueName } from './helpers.js'
-
-// The project's testTimeout is not applied per project; CRDs and retries need more than 5 s
-// on a busy 2-core machine.
-jest.setTimeout(60_000)
+import {
+  adminSession,
+  configMap,
+  namespace,
+  readerSession,
+  uniqueName
+} from '../../support/cluster.js'
 
 let admin: KubeSession
 let ns: string

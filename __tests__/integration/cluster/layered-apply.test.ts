@@ -1,7 +1,7 @@
 // Layered apply and State sync against the real API server (§8, §9): sync from empty, no-op
 // re-sync, modified/added/removed with and without prune, atomic, a failing layer, CRD + CR,
 // Job recreation, plain (full) apply, and the read-only reader.
-import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import type { KubeSession } from '../../../src/adapters/kube-session.js'
 import { runLayeredApply, type ApplyOptions } from '../../../src/apply/layered-apply.js'
 import { computeManifestDiffs } from '../../../src/apply/manifest-diffs.js'
@@ -17,11 +17,7 @@ import {
   readerSession,
   uniqueName,
   unit
-} from './helpers.js'
-
-// The project's testTimeout is not applied per project; CRDs and retries need more than 5 s
-// on a busy 2-core machine.
-jest.setTimeout(60_000)
+} from '../../support/cluster.js'
 
 let admin: KubeSession
 beforeAll(() => {

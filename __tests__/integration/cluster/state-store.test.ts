@@ -1,15 +1,11 @@
 // The State store against the real API server: exact ConfigMap shape, legacy data keys,
 // one-LIST reads, resourceVersion-guarded saves and the 409 conflict path, the size limit.
-import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import type { KubeSession } from '../../../src/adapters/kube-session.js'
 import { CONFIGMAP_DATA_LIMIT, configMapDataSize } from '../../../src/apply/state-size.js'
 import type { State } from '../../../src/state/state.js'
 import type { JsonObject } from '../../../src/go/yaml.js'
-import { adminSession, readerSession, uniqueName } from './helpers.js'
-
-// The project's testTimeout is not applied per project; CRDs and retries need more than 5 s
-// on a busy 2-core machine.
-jest.setTimeout(60_000)
+import { adminSession, readerSession, uniqueName } from '../../support/cluster.js'
 
 let admin: KubeSession
 const HASH_A = 'a'.repeat(64)

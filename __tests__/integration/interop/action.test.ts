@@ -2,9 +2,9 @@
 // fixture and must write exactly the State ConfigMaps (data keys and entry bytes) and print
 // exactly the `state diff` texts that __tests__/oracle/interop computed with Tazuna's libraries
 // (expected-state.json). Runs always; the comparison with the real CLI is tazuna-cli.test.ts.
-import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import type { KubeSession } from '../../../src/adapters/kube-session.js'
-import { adminSession } from '../cluster/helpers.js'
+import { adminSession } from '../../support/cluster.js'
 import {
   applyPendingEdits,
   divergentFixtures,
@@ -24,8 +24,6 @@ import {
   readStateConfigMaps,
   splitMetadata
 } from './tools.js'
-
-jest.setTimeout(120_000)
 
 let admin: KubeSession
 beforeAll(() => {

@@ -7,7 +7,6 @@
 // manifest name of the corpus starts with `ix-`, which becomes `ix<8 hex>-`. Namespaces stay as
 // the fixture writes them (they are part of the hashes); each fixture uses its own
 // `interop-<case>` namespaces, and re-applying the same objects is idempotent.
-import { execFileSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import {
   cpSync,
@@ -20,6 +19,7 @@ import {
 } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { commitAll } from '../../support/git-repo.js'
 
 /** __tests__/fixtures. */
 export const fixturesDir = path.resolve(import.meta.dirname, '..', '..', 'fixtures')
@@ -133,13 +133,13 @@ export function prepareWorkspace(fixture: InteropFixture): Workspace {
     const file = path.join(dir, entry)
     writeFileSync(file, rename(readFileSync(file, 'utf8')))
   }
-  commitAll(dir, 'fixture')
+  const sha = commitAll(dir, 'fixture')
   const renameKey = (key: string): string => (key.startsWith('ix-') ? rename(key) : key)
   return {
     fixture,
     dir,
     file: path.join(dir, 'tazuna.yaml'),
-    sha: git(dir, 'rev-parse', 'HEAD').trim(),
+    sha,
     rename,
     manifests: fixture.expected.manifests.map(renameKey),
     expectedState: (step) =>
@@ -178,27 +178,4 @@ export function applyPendingEdits(ws: Workspace): void {
     }
     writeFileSync(file, before.replace(find, named(edit.with ?? '')))
   }
-}
-
-function commitAll(dir: string, message: string): void {
-  git(dir, 'init', '-q', '-b', 'main')
-  git(dir, 'add', '-A')
-  git(
-    dir,
-    '-c',
-    'user.name=interop',
-    '-c',
-    'user.email=interop@example.com',
-    'commit',
-    '-q',
-    '--no-gpg-sign',
-    '-m',
-    message
-  )
-}
-
-function git(dir: string, ...args: string[]): string {
-  const env = { ...process.env }
-  for (const key of Object.keys(env)) if (key.startsWith('GIT_')) delete env[key]
-  return execFileSync('git', args, { cwd: dir, encoding: 'utf8', env })
 }

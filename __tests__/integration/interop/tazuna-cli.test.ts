@@ -3,9 +3,9 @@
 // syncs and the action's Diff is empty; both write byte-identical State ConfigMaps (apart from
 // lastSyncedAt); with pending changes both print byte-identical `state diff` texts. Skipped,
 // with the reason in the suite title, when TAZUNA_BIN is not set.
-import { afterAll, beforeAll, expect, it, jest } from '@jest/globals'
+import { afterAll, beforeAll, expect, it } from '@jest/globals'
 import type { KubeSession } from '../../../src/adapters/kube-session.js'
-import { adminSession } from '../cluster/helpers.js'
+import { adminSession } from '../../support/cluster.js'
 import {
   applyPendingEdits,
   divergentFixtures,
@@ -23,11 +23,9 @@ import {
   describeWithTazuna,
   readStateConfigMaps,
   runTazuna,
-  tazunaSkipReason,
-  type CliRun
+  tazunaSkipReason
 } from './tools.js'
-
-jest.setTimeout(120_000)
+import type { CliResult } from '../../support/cli.js'
 
 // Jest does not print the titles of skipped suites; say once why these are skipped.
 if (tazunaSkipReason !== '') process.stderr.write(`interop: CLI comparisons${tazunaSkipReason}\n`)
@@ -57,7 +55,7 @@ async function stateSnapshot(ws: Workspace): Promise<Snapshot> {
 }
 
 /** Asserts a successful CLI run (showing its stderr otherwise) and returns stdout. */
-function succeeded(run: CliRun): string {
+function succeeded(run: CliResult): string {
   expect({ code: run.code, stderr: run.code === 0 ? '' : run.stderr }).toEqual({
     code: 0,
     stderr: ''

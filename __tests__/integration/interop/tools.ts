@@ -1,15 +1,15 @@
 // The two tools under comparison, run on a workspace of the corpus: the action's engine
 // (createEngine, as main.ts wires it for a merge or a pull request) and, when a developer sets
 // TAZUNA_BIN, the real Tazuna CLI. Plus raw access to the State ConfigMaps.
-import { execFile } from 'node:child_process'
 import { describe } from '@jest/globals'
-import { promisify } from 'node:util'
 import { processEnginePorts } from '../../../src/adapters/engine-ports.js'
 import { createEngine, type ConfigRun, type Engine } from '../../../src/engine/engine.js'
 import type { EngineLog } from '../../../src/engine/ports.js'
 import { renderDiffText } from '../../../src/state/text.js'
 import type { KubeSession } from '../../../src/adapters/kube-session.js'
 import type { ApplyOutcome, ManifestDiff } from '../../../src/report/model.js'
+import { runCliProcess, type CliResult } from '../../support/cli.js'
+import { adminKubeconfig } from '../../support/cluster.js'
 import { goTemplateEngineFiles } from '../../unit/go/template/go-oracle.js'
 import type { Workspace } from './corpus.js'
 
@@ -108,7 +108,7 @@ async function withEngine<T>(
     processEnginePorts({
       env: {
         ...process.env,
-        KUBECONFIG: process.env.TAZUNA_TEST_ADMIN_KUBECONFIG,
+        KUBECONFIG: adminKubeconfig(),
         TAZUNA_GOTEMPLATE_WASM: templateWasm
       },
       codeDir: '',
@@ -163,30 +163,12 @@ export const tazunaSkipReason =
 /** `describe` when TAZUNA_BIN is set, `describe.skip` otherwise. */
 export const describeWithTazuna = tazunaSkipReason === '' ? describe : describe.skip
 
-/** What the CLI printed. */
-export interface CliRun {
-  code: number
-  stdout: string
-  stderr: string
-}
-
 /** Runs `tazuna <args>` with the workspace's environment flag, against the test cluster. */
-export async function runTazuna(ws: Workspace, args: readonly string[]): Promise<CliRun> {
+export function runTazuna(ws: Workspace, args: readonly string[]): Promise<CliResult> {
   const environment = ws.fixture.spec.environment
   const argv = [...args, '-f', ws.file, ...(environment ? ['-e', environment] : [])]
-  try {
-    const { stdout, stderr } = await promisify(execFile)(tazunaBin ?? 'tazuna', argv, {
-      cwd: ws.dir,
-      env: { ...process.env, KUBECONFIG: process.env.TAZUNA_TEST_ADMIN_KUBECONFIG },
-      maxBuffer: 64 * 1024 * 1024
-    })
-    return { code: 0, stdout, stderr }
-  } catch (error) {
-    const e = error as { code?: number; stdout?: string; stderr?: string }
-    return {
-      code: typeof e.code === 'number' ? e.code : 1,
-      stdout: e.stdout ?? '',
-      stderr: e.stderr ?? ''
-    }
-  }
+  return runCliProcess(tazunaBin ?? 'tazuna', argv, {
+    cwd: ws.dir,
+    env: { ...process.env, KUBECONFIG: adminKubeconfig() }
+  })
 }

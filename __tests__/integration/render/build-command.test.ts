@@ -3,24 +3,20 @@
 import { describe, expect, it } from '@jest/globals'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
-import { runCli, type CliIo } from '../../../src/cli.js'
+import { runCliInProcess, type CliResult } from '../../support/cli.js'
 import { fixturesDir, testTools } from './harness.js'
 
 const tazunaYaml = path.join(fixturesDir, 'build-cli', 'tazuna.yaml')
 const buildText = (fixture: string): string =>
   readFileSync(path.join(fixturesDir, fixture, 'expected-build.yaml'), 'utf8').replace(/\n$/, '')
 
-async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = ''
-  let stderr = ''
+function cli(...args: string[]): Promise<CliResult> {
   const tools = testTools()
-  const io: CliIo = {
-    stdout: (t) => (stdout += t),
-    stderr: (t) => (stderr += t),
-    env: { ...process.env, HELM_BIN: tools.helm, KUSTOMIZE_BIN: tools.kustomize }
-  }
-  const code = await runCli(args, io)
-  return { code, stdout, stderr }
+  return runCliInProcess(args, {
+    ...process.env,
+    HELM_BIN: tools.helm,
+    KUSTOMIZE_BIN: tools.kustomize
+  })
 }
 
 describe('tazuna-action build', () => {

@@ -18,7 +18,8 @@ describe('omitted release namespace', () => {
     const kubeconfig = path.join(dir, 'config')
     writeFileSync(
       kubeconfig,
-      'apiVersion: v1\nkind: Config\nclusters: []\ncontexts: []\nusers: []\n'
+      'apiVersion: v1\nkind: Config\nclusters: []\ncontexts: []\nusers: []\n',
+      { mode: 0o600 }
     )
     try {
       const result = await createExecRunner().run(

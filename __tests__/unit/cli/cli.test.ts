@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from '@jest/globals'
 import path from 'node:path'
-import { parseCommandLine, runCli, type CliIo } from '../../../src/cli.js'
+import { parseCommandLine } from '../../../src/cli.js'
+import { runCliInProcess as cli } from '../../support/cli.js'
 import {
   describeWithGo,
   goTemplateEngineFiles,
@@ -9,18 +10,6 @@ import {
 } from '../go/template/go-oracle.js'
 
 const fixtures = path.join('__tests__', 'fixtures')
-
-/** Runs the CLI in-process with captured output; `env` is all the environment it sees. */
-async function cli(argv: string[], env: CliIo['env'] = {}) {
-  let stdout = ''
-  let stderr = ''
-  const code = await runCli(argv, {
-    stdout: (t) => void (stdout += t),
-    stderr: (t) => void (stderr += t),
-    env
-  })
-  return { code, stdout, stderr }
-}
 
 describe('command line parsing', () => {
   it("applies Tazuna's defaults", () => {

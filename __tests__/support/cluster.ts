@@ -1,13 +1,14 @@
-// Shared pieces of the cluster integration tests: sessions on the test API server (admin and
-// read-only reader), unique names, and a tiny "renderer" that turns inline objects into the
-// DesiredState the apply core consumes (real hashing and keys from src/state).
+// Access to the test cluster the integration project's global setup starts: kubeconfigs and
+// sessions (admin and read-only reader), unique names, and a tiny "renderer" that turns
+// inline objects into the DesiredState the apply core consumes (real hashing and keys from
+// src/state).
 import { randomBytes } from 'node:crypto'
-import { openKubeSession, type KubeSession } from '../../../src/adapters/kube-session.js'
-import type { DesiredState, ManifestUnit } from '../../../src/apply/manifest-unit.js'
-import type { ApplyLog } from '../../../src/apply/ports.js'
-import { computeContentHash } from '../../../src/state/hash.js'
-import { formatStateKey, stateKeyOf } from '../../../src/state/key.js'
-import type { JsonObject } from '../../../src/go/yaml.js'
+import { openKubeSession, type KubeSession } from '../../src/adapters/kube-session.js'
+import type { DesiredState, ManifestUnit } from '../../src/apply/manifest-unit.js'
+import type { ApplyLog } from '../../src/apply/ports.js'
+import { computeContentHash } from '../../src/state/hash.js'
+import { formatStateKey, stateKeyOf } from '../../src/state/key.js'
+import type { JsonObject } from '../../src/go/yaml.js'
 
 /** A lowercase DNS-label-safe unique name: `<prefix>-<8 hex>`. */
 export function uniqueName(prefix: string): string {
@@ -20,9 +21,14 @@ function kubeconfigFromEnv(variable: string): string {
   return file
 }
 
+/** The cluster admin's kubeconfig file (system:masters). */
+export function adminKubeconfig(): string {
+  return kubeconfigFromEnv('TAZUNA_TEST_ADMIN_KUBECONFIG')
+}
+
 /** A session as the cluster admin (system:masters). */
 export function adminSession(): KubeSession {
-  return openKubeSession({ env: { KUBECONFIG: kubeconfigFromEnv('TAZUNA_TEST_ADMIN_KUBECONFIG') } })
+  return openKubeSession({ env: { KUBECONFIG: adminKubeconfig() } })
 }
 
 /** A session as the read-only reader (discovery + read ConfigMaps in `tazuna`). */
