@@ -7,7 +7,9 @@
  * and `run`. To add one, write a module exporting a CliCommand (src/cli/command.ts)
  * and list it in `commands`.
  */
+import { existsSync } from 'node:fs'
 import os from 'node:os'
+import path from 'node:path'
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util'
 import packageJson from '../package.json' with { type: 'json' }
 import { processEnginePorts } from './adapters/engine-ports.js'
@@ -24,6 +26,7 @@ import {
 } from './cli/command.js'
 import { stateDiffCommand, stateListCommand } from './cli/state-commands.js'
 import { createEngine, type Engine } from './engine/engine.js'
+import type { PathPolicy } from './config/confinement.js'
 import type { EnginePorts } from './engine/ports.js'
 
 export type { CliCommand, CliIo, CommandContext, GlobalFlags } from './cli/command.js'
@@ -32,6 +35,7 @@ const globalOptions = {
   'file-path': { type: 'string', short: 'f', default: 'tazuna.yaml' },
   environment: { type: 'string', short: 'e', default: '' },
   tags: { type: 'string', short: 't', multiple: true, default: [] },
+  'allow-path': { type: 'string', multiple: true, default: [] },
   'log-level': { type: 'string', short: 'l', default: 'info' },
   help: { type: 'boolean', short: 'h', default: false }
 } satisfies ParseArgsOptionsConfig
@@ -109,6 +113,7 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
     environment,
     tags,
     'log-level': logLevel,
+    'allow-path': allowPaths,
     help,
     ...options
   } = strict.values as Record<string, unknown> & { help: boolean }
@@ -118,7 +123,8 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
       filePath: filePath as string,
       environment: environment as string,
       tags: (tags as string[]).flatMap((t) => t.split(',')).filter((t) => t !== ''),
-      logLevel: logLevel as string
+      logLevel: logLevel as string,
+      allowPaths: allowPaths as string[]
     },
     options: options as CommandContext['options'],
     args: strict.positionals.slice(words),
@@ -168,6 +174,7 @@ function usage(): string {
     '  -e, --environment string   environment name',
     '  -t, --tags strings         only manifests with any of these tags (comma-separated or repeated)',
     '  -l, --log-level string     debug, info, warn or error (default "info")',
+    '      --allow-path dir       a directory outside the repository tazuna.yaml may read (repeatable)',
     ''
   ].join('\n')
 }
@@ -189,7 +196,29 @@ export function createCliEngine(
   }
   const log = stderrLog(io)
   return createEngine(settings, {
-    ...processEnginePorts({ env: io.env, codeDir: import.meta.dirname, log }),
+    ...processEnginePorts({
+      env: io.env,
+      codeDir: import.meta.dirname,
+      log,
+      confine: repositoryPolicy(flags)
+    }),
     ...ports
   })
+}
+
+/**
+ * Reads stay in the git work tree that holds tazuna.yaml (found as git finds it: the nearest
+ * directory with a `.git` entry), or its directory outside one, plus `--allow-path` dirs.
+ */
+function repositoryPolicy(flags: GlobalFlags): PathPolicy {
+  const configDir = path.dirname(path.resolve(flags.filePath))
+  let root = configDir
+  for (let dir = configDir; ; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, '.git'))) {
+      root = dir
+      break
+    }
+    if (path.dirname(dir) === dir) break
+  }
+  return { root, allowed: (flags.allowPaths ?? []).map((dir) => path.resolve(dir)) }
 }

@@ -29,6 +29,8 @@ export interface Settings {
   failOnDiff: boolean
   /** How long an apply waits for the run lock held by another run. */
   lockTimeoutSeconds: number
+  /** Directories outside the workspace that tazuna.yaml may read (relative to the workspace). */
+  allowedPaths: string[]
 }
 
 /** The runner's view of inputs, environment and event; main.ts binds it to @actions/*. */
@@ -54,7 +56,8 @@ export const inputDefaults = {
   'github-token': '',
   comment: 'true',
   'fail-on-diff': 'false',
-  'lock-timeout': '10m'
+  'lock-timeout': '10m',
+  'allowed-paths': ''
 } as const
 
 type InputName = keyof typeof inputDefaults
@@ -95,7 +98,8 @@ export function readSettings(source: InputSource): Settings {
     githubToken: read('github-token'),
     comment: flag('comment'),
     failOnDiff: flag('fail-on-diff'),
-    lockTimeoutSeconds: parseDurationSeconds('input "lock-timeout"', read('lock-timeout'))
+    lockTimeoutSeconds: parseDurationSeconds('input "lock-timeout"', read('lock-timeout')),
+    allowedPaths: splitList(read('allowed-paths'))
   }
 }
 

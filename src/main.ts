@@ -5,6 +5,7 @@
 import * as core from '@actions/core'
 import * as github from '@actions/github'
 import os from 'node:os'
+import path from 'node:path'
 import packageJson from '../package.json' with { type: 'json' }
 import { pullRequestOf } from './action/github-event.js'
 import { runCheckFlow } from './action/check-flow.js'
@@ -16,6 +17,7 @@ import { processEnginePorts } from './adapters/engine-ports.js'
 import { kubeconfigFileSecrets, kubeconfigSecrets } from './adapters/kubeconfig-secrets.js'
 import { upsertStickyComment } from './adapters/github-comments.js'
 import type { Runner } from './action/ports.js'
+import type { PathPolicy } from './config/confinement.js'
 import { createEngine, type Engine, type LockRequest } from './engine/engine.js'
 import { readSettings, type KubeconfigSource, type Settings } from './inputs.js'
 
@@ -56,7 +58,8 @@ async function runMode(settings: Settings): Promise<void> {
       registerSecret: (value) => core.setSecret(value),
       log: { info: (message) => core.info(message), warn: (message) => core.warning(message) },
       onSessionOpened: (describe) => core.info(`Cluster: ${describe}`),
-      ...(env.RUNNER_TEMP ? { tempDir: env.RUNNER_TEMP } : {})
+      ...(env.RUNNER_TEMP ? { tempDir: env.RUNNER_TEMP } : {}),
+      confine: workspacePolicy(settings)
     })
   )
   const target = {
@@ -124,6 +127,12 @@ function kubeconfigPath(
     core.setSecret(secret)
   }
   return file
+}
+
+// Reads stay in the checked-out repository, plus the directories the workflow allowed.
+function workspacePolicy(settings: Settings): PathPolicy {
+  const root = process.env.GITHUB_WORKSPACE || process.cwd()
+  return { root, allowed: settings.allowedPaths.map((dir) => path.resolve(root, dir)) }
 }
 
 // The holder names the run, so whoever waits for the lock knows which one holds it.

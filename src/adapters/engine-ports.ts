@@ -7,6 +7,7 @@ import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { promisify } from 'node:util'
+import type { PathPolicy } from '../config/confinement.js'
 import type { EngineLog, EnginePorts } from '../engine/ports.js'
 import { findGoTemplateFiles, goTemplateFilesFor, goTemplateFilesIn } from './go-template-files.js'
 import { createGoTemplateEngine, type GoTemplateFiles } from './go-template-engine.js'
@@ -28,6 +29,8 @@ export interface ProcessPortsOptions {
   onSessionOpened?: (describe: string) => void
   /** Where private temporary files go (the runner's temp dir); the OS temp dir when absent. */
   tempDir?: string
+  /** Where reads may resolve (src/config/confinement.ts); absent: anywhere. */
+  confine?: PathPolicy
 }
 
 /** The engine's ports for this process. */
@@ -40,7 +43,10 @@ export function processEnginePorts(options: ProcessPortsOptions): EnginePorts {
   return {
     templates: createGoTemplateEngine(() => locateGoTemplate(env, options.codeDir)),
     runner: createExecRunner(),
-    files: createNodeFiles(options.tempDir ? { tempDir: options.tempDir } : {}),
+    files: createNodeFiles({
+      ...(options.tempDir ? { tempDir: options.tempDir } : {}),
+      ...(options.confine ? { confine: options.confine } : {})
+    }),
     openSession: () => {
       const session = openKubeSession({ env: sessionEnv })
       options.onSessionOpened?.(session.describe)

@@ -2,25 +2,81 @@
  * The file ports (ConfigFiles for loading tazuna.yaml, BuildFiles for rendering) over the local
  * file system. Errors are Node's own, so callers can word them by `code` as Go's os package does.
  */
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
+import { confinementError, type PathPolicy } from '../config/confinement.js'
 import type { ConfigFiles } from '../config/files.js'
 import type { BuildFiles, FileKind, TempDir } from '../render/ports.js'
 
-/** Where temporary directories go: the runner's temp dir in a workflow, else the OS's. */
+/** Where temporary directories go, and which directories reads may resolve into. */
 export interface NodeFilesOptions {
+  /** The runner's temp dir in a workflow, else the OS's. */
   tempDir?: string
+  /** Without a policy every path is readable (tests of the renderers). */
+  confine?: PathPolicy
 }
 
-/** Both file ports over node:fs. */
+/**
+ * Both file ports over node:fs. With a policy, every read, existence check and kind check of a
+ * path that resolves (symlinks followed) outside the root and the allowed directories rejects
+ * with PathOutsideRepositoryError; the private temp dirs this adapter made stay readable.
+ */
 export function createNodeFiles(options: NodeFilesOptions = {}): ConfigFiles & BuildFiles {
+  const ownTempDirs: string[] = []
+  const { confine } = options
+  let realPolicy: Promise<PathPolicy> | undefined
+  const guard = async (file: string): Promise<void> => {
+    if (confine === undefined) return
+    realPolicy ??= Promise.all([
+      resolveReal(confine.root),
+      Promise.all(confine.allowed.map(resolveReal))
+    ]).then(([root, allowed]) => ({ root, allowed }))
+    const policy = await realPolicy
+    const refused = confinementError(file, await resolveReal(file), {
+      ...policy,
+      allowed: [...policy.allowed, ...ownTempDirs]
+    })
+    if (refused !== undefined) throw refused
+  }
   return {
-    readText: (file) => readFile(file, 'utf8'),
-    exists: async (file) => (await kindOf(file)) !== undefined,
-    kindOf,
-    makeTempDir: async (prefix) =>
-      privateTempDir(await mkdtemp(path.join(options.tempDir ?? os.tmpdir(), prefix)))
+    readText: async (file) => {
+      await guard(file)
+      return readFile(file, 'utf8')
+    },
+    exists: async (file) => {
+      await guard(file)
+      return (await kindOf(file)) !== undefined
+    },
+    kindOf: async (file) => {
+      await guard(file)
+      return kindOf(file)
+    },
+    makeTempDir: async (prefix) => {
+      const dir = await mkdtemp(path.join(options.tempDir ?? os.tmpdir(), prefix))
+      ownTempDirs.push(await realpath(dir))
+      return privateTempDir(dir)
+    }
+  }
+}
+
+/**
+ * The path with every symlink resolved; for a path that does not exist (yet), its nearest
+ * existing ancestor resolved and the rest appended, so `../x` outside is refused all the same.
+ */
+async function resolveReal(file: string): Promise<string> {
+  const absolute = path.resolve(file)
+  let existing = absolute
+  const rest: string[] = []
+  for (;;) {
+    try {
+      return path.join(await realpath(existing), ...rest.reverse())
+    } catch {
+      const parent = path.dirname(existing)
+      if (parent === existing) return absolute
+      rest.push(path.basename(existing))
+      existing = parent
+    }
   }
 }
 

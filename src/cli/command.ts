@@ -12,6 +12,8 @@ export interface GlobalFlags {
   /** From `-t a,b -t c`: ["a", "b", "c"]. */
   tags: string[]
   logLevel: string
+  /** `--allow-path` (repeatable): directories outside the repository tazuna.yaml may read. */
+  allowPaths?: string[]
 }
 
 /** Where output goes and what environment the CLI sees (tests pass their own). */

@@ -6,7 +6,9 @@
  */
 import path from 'node:path'
 import { ConfigError, type ConfigProblem } from '../errors.js'
+import { PathOutsideRepositoryError } from './confinement.js'
 import { validateDependsOn } from './depends-on.js'
+import type { ConfigFiles } from './files.js'
 import { goQuote } from '../go/quote.js'
 import { expandIncludes } from './includes.js'
 import { loadConfig, type LoadConfigOptions, type LoadedConfig } from './load.js'
@@ -39,7 +41,50 @@ export async function checkConfig(options: CheckConfigOptions): Promise<CheckRes
   problems.push(...expanded.problems)
   problems.push(...validateManifestNames(expanded.manifests))
   problems.push(...validateDependsOn(expanded.manifests))
+  problems.push(...(await pathProblems(loaded, expanded.manifests, options.files)))
   return { config: loaded, manifests: expanded.manifests, problems }
+}
+
+/**
+ * Manifest paths and provider envfiles that resolve outside the repository
+ * (src/config/confinement.ts). The file port refuses them; here each becomes a problem on its
+ * field, before anything is rendered. Whether the path exists is not checked (as upstream).
+ */
+async function pathProblems(
+  loaded: LoadedConfig,
+  manifests: readonly Manifest[],
+  files: ConfigFiles
+): Promise<ConfigProblem[]> {
+  const fields = [
+    ...manifests
+      .filter((m) => m.path !== '')
+      .map((m) => ({
+        at: loaded.sources.locate(m, 'path', m.source),
+        what: `manifest ${goQuote(m.name)} path`,
+        file: path.resolve(loaded.dir, m.path)
+      })),
+    ...loaded.config.spec.providers.flatMap((p) =>
+      p.envfile?.path
+        ? [
+            {
+              at: loaded.sources.locate(p.envfile, 'path', { file: loaded.file }),
+              what: `provider ${goQuote(p.name)} envfile.path`,
+              file: path.resolve(loaded.dir, p.envfile.path)
+            }
+          ]
+        : []
+    )
+  ]
+  const problems: ConfigProblem[] = []
+  for (const field of fields) {
+    try {
+      await files.exists(field.file)
+    } catch (error) {
+      if (!(error instanceof PathOutsideRepositoryError)) throw error
+      problems.push({ ...field.at, message: `${field.what}: ${error.message}` })
+    }
+  }
+  return problems
 }
 
 /** `-e X` requires `spec.environments.X` (spec §2.3). */

@@ -7,6 +7,7 @@
  */
 import path from 'node:path'
 import { ConfigError, type ConfigProblem } from '../errors.js'
+import { PathOutsideRepositoryError } from './confinement.js'
 import type { TemplateEngine } from '../go/template/engine.js'
 import type { ConfigFiles } from './files.js'
 import { loadTazunaDocument, type LoadedConfig } from './load.js'
@@ -62,7 +63,12 @@ async function loadInclude(
   if (include.path === '') return fail(`include[${index.include}].path is required`)
   // Go's filepath.Join: an absolute include path is still joined under the directory.
   const file = path.join(path.dirname(loaded.file), include.path)
-  if (!(await files.exists(file))) return fail(`include file not found: ${file}`)
+  try {
+    if (!(await files.exists(file))) return fail(`include file not found: ${file}`)
+  } catch (error) {
+    if (error instanceof PathOutsideRepositoryError) return fail(`include: ${error.message}`)
+    throw error
+  }
   try {
     const doc = await loadTazunaDocument(
       file,

@@ -62,8 +62,12 @@ export function defaultNamespaceOf(manifest: BuildManifestSpec): string {
 
 async function renderText(manifest: BuildManifestSpec, run: BuildRun): Promise<string> {
   switch (manifest.type) {
-    case 'kustomize':
-      return renderKustomize(path.resolve(run.configDir, manifest.path), run)
+    case 'kustomize': {
+      const dir = path.resolve(run.configDir, manifest.path)
+      // kustomize reads the directory itself: refuse one outside the repository before it runs.
+      await run.files.kindOf(dir)
+      return renderKustomize(dir, run)
+    }
     case 'helmfile':
       return renderHelmfile(manifest, run)
     case 'genesissecret':

@@ -17,8 +17,14 @@ describe('command line parsing', () => {
       filePath: 'tazuna.yaml',
       environment: '',
       tags: [],
-      logLevel: 'info'
+      logLevel: 'info',
+      allowPaths: []
     })
+  })
+
+  it('collects --allow-path, before or after the command', () => {
+    const parsed = parseCommandLine(['--allow-path', '/a', 'build', '--allow-path=../b'])
+    expect(parsed.flags.allowPaths).toEqual(['/a', '../b'])
   })
 
   it('accepts global flags before and after the command, long and short', () => {
@@ -32,7 +38,13 @@ describe('command line parsing', () => {
     ])
     expect([parsed.command?.name, parsed.flags]).toEqual([
       'check',
-      { filePath: 'a/tazuna.yaml', environment: 'prod', tags: [], logLevel: 'debug' }
+      {
+        filePath: 'a/tazuna.yaml',
+        environment: 'prod',
+        tags: [],
+        logLevel: 'debug',
+        allowPaths: []
+      }
     ])
   })
 

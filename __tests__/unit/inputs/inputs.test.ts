@@ -29,7 +29,8 @@ describe('readSettings', () => {
       githubToken: '',
       comment: true,
       failOnDiff: false,
-      lockTimeoutSeconds: 600
+      lockTimeoutSeconds: 600,
+      allowedPaths: []
     })
   })
 
