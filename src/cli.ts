@@ -21,6 +21,7 @@ import {
   type GlobalFlags
 } from './cli/command.js'
 import { stateDiffCommand, stateListCommand } from './cli/state-commands.js'
+import { stateDriftCommand, statusCommand } from './cli/drift-commands.js'
 import { createEngine, type Engine } from './engine/engine.js'
 import type { EnginePorts } from './engine/ports.js'
 
@@ -40,6 +41,8 @@ export const commands: readonly CliCommand[] = [
   buildCommand,
   stateDiffCommand,
   stateListCommand,
+  stateDriftCommand,
+  statusCommand,
   applyCommand
 ]
 

@@ -7,6 +7,7 @@
 import type { Manifest } from '../config/schema.js'
 import { createSecretRegistry } from '../render/secrets.js'
 import { applyConfigRun } from './apply.js'
+import { readLiveManifests } from './live.js'
 import {
   checkedRun,
   expandedRun,
@@ -20,6 +21,7 @@ import type { ClusterSession, EnginePorts, EngineSettings } from './ports.js'
 import { computeManifestDiffs } from '../apply/manifest-diffs.js'
 import type { ApplyOutcome, ManifestDiff } from '../report/model.js'
 import type { State } from '../state/state.js'
+import { driftOf, statusOf, type ManifestDrift, type ManifestStatus } from '../state/drift.js'
 
 export type { CheckOutcome, ConfigRun } from './load.js'
 
@@ -61,6 +63,13 @@ export interface Engine {
   listState(run: ConfigRun): Promise<ListedState[]>
   /** Layered apply with State sync, after the kube-context guard. */
   apply(run: ConfigRun, request: ApplyRequest): Promise<ApplyOutcome>
+  /**
+   * `state drift`: live objects re-hashed against State, for named non-genesissecret manifests
+   * with State (read-only); every such manifest is listed, with or without entries.
+   */
+  drift(run: ConfigRun): Promise<ManifestDrift[]>
+  /** `status`: readiness of every recorded object of every named manifest (read-only). */
+  status(run: ConfigRun): Promise<ManifestStatus[]>
   /** Replaces every secret value met so far in `text`. */
   redact(text: string): string
   /** Releases the cluster session, if one was opened. */
@@ -74,6 +83,10 @@ export function createEngine(settings: EngineSettings, ports: EnginePorts): Engi
   let session: ClusterSession | undefined
   const openSession = (): ClusterSession => (session ??= ports.openSession())
   const renderer = (run: ConfigRun) => manifestRenderer(run, settings, scoped, openSession)
+  const liveDeps = () => {
+    const { store, cluster } = openSession()
+    return { store, cluster, log: ports.log }
+  }
 
   return {
     check: () => checkedRun(settings, ports.templates),
@@ -98,6 +111,14 @@ export function createEngine(settings: EngineSettings, ports: EnginePorts): Engi
     },
     apply: (run, request) =>
       applyConfigRun(run, request, { settings, session: openSession(), build: renderer(run) }),
+    async drift(run) {
+      const manifests = run.manifests.filter((m) => m.type !== 'genesissecret')
+      const live = await readLiveManifests(manifests, liveDeps())
+      return driftOf(live.filter((m) => m.hasState))
+    },
+    async status(run) {
+      return statusOf(await readLiveManifests(run.manifests, liveDeps()))
+    },
     redact: (text) => secrets.redact(text),
     close: () => session?.close()
   }
