@@ -7,6 +7,7 @@
 import type { Manifest } from '../config/schema.js'
 import { createSecretRegistry } from '../render/secrets.js'
 import { applyConfigRun } from './apply.js'
+import { destroyConfigRun, type DestroyOutcome, type DestroyRequest } from './destroy.js'
 import { readLiveManifests } from './live.js'
 import {
   checkedRun,
@@ -24,6 +25,7 @@ import type { State } from '../state/state.js'
 import { driftOf, statusOf, type ManifestDrift, type ManifestStatus } from '../state/drift.js'
 
 export type { CheckOutcome, ConfigRun } from './load.js'
+export type { DestroyOutcome, DestroyRequest } from './destroy.js'
 
 /** The switches of an apply: `prune` and `atomic` need `sync` (inputs and flags enforce it). */
 export interface ApplySwitches {
@@ -70,6 +72,8 @@ export interface Engine {
   drift(run: ConfigRun): Promise<ManifestDrift[]>
   /** `status`: readiness of every recorded object of every named manifest (read-only). */
   status(run: ConfigRun): Promise<ManifestStatus[]>
+  /** `destroy`: context guard, confirmation, then deletes the selected manifests' objects. */
+  destroy(run: ConfigRun, request: DestroyRequest): Promise<DestroyOutcome>
   /** Replaces every secret value met so far in `text`. */
   redact(text: string): string
   /** Releases the cluster session, if one was opened. */
@@ -119,6 +123,8 @@ export function createEngine(settings: EngineSettings, ports: EnginePorts): Engi
     async status(run) {
       return statusOf(await readLiveManifests(run.manifests, liveDeps()))
     },
+    destroy: (run, request) =>
+      destroyConfigRun(run, request, { settings, session: openSession, build: renderer(run) }),
     redact: (text) => secrets.redact(text),
     close: () => session?.close()
   }

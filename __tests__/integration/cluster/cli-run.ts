@@ -20,6 +20,8 @@ export interface RunOptions {
   options?: CommandContext['options']
   env?: Record<string, string | undefined>
   tags?: string[]
+  /** Lines answered to a prompt; none means stdin ends at once (EOF). */
+  stdin?: string
 }
 
 /** Runs `command` against tazuna.yaml `file`. */
@@ -36,6 +38,10 @@ export async function runCommand(
     env: {
       KUSTOMIZE_BIN: process.env.KUSTOMIZE_BIN,
       ...(run.env ?? { KUBECONFIG: process.env.TAZUNA_TEST_ADMIN_KUBECONFIG })
+    },
+    readLine: () => {
+      const line = run.stdin
+      return line?.includes('\n') ? Promise.resolve(line) : Promise.reject(new Error('EOF'))
     }
   }
   const templates = createGoTemplateEngine(() => {
