@@ -7,7 +7,7 @@
 import { InputError } from './errors.js'
 
 /** What the action does in this run. */
-export type Mode = 'check' | 'diff' | 'apply'
+export type Mode = 'check' | 'diff' | 'apply' | 'drift'
 
 /** Where the kubeconfig comes from: the ambient one, a file, or the input's own text. */
 export type KubeconfigSource =
@@ -27,6 +27,10 @@ export interface Settings {
   githubToken: string
   comment: boolean
   failOnDiff: boolean
+  /** Fail the step when drift mode finds drift (fields changed outside tazuna, missing objects). */
+  failOnDrift: boolean
+  /** Keep one issue per (config, environment) current in drift mode. */
+  driftIssue: boolean
 }
 
 /** The runner's view of inputs, environment and event; main.ts binds it to @actions/*. */
@@ -51,14 +55,17 @@ export const inputDefaults = {
   kubeconfig: '',
   'github-token': '',
   comment: 'true',
-  'fail-on-diff': 'false'
+  'fail-on-diff': 'false',
+  'fail-on-drift': 'false',
+  'drift-issue': 'false'
 } as const
 
 type InputName = keyof typeof inputDefaults
 
-const modes = ['auto', 'check', 'diff', 'apply'] as const
+const modes = ['auto', 'check', 'diff', 'apply', 'drift'] as const
 const pullRequestEvents = new Set(['pull_request', 'pull_request_target'])
 const pushEvents = new Set(['push'])
+const scheduledEvents = new Set(['schedule', 'workflow_dispatch'])
 
 /** Reads and validates every input; throws InputError on the first wrong one. */
 export function readSettings(source: InputSource): Settings {
@@ -91,7 +98,9 @@ export function readSettings(source: InputSource): Settings {
     kubeconfig: classifyKubeconfig(source.input('kubeconfig')),
     githubToken: read('github-token'),
     comment: flag('comment'),
-    failOnDiff: flag('fail-on-diff')
+    failOnDiff: flag('fail-on-diff'),
+    failOnDrift: flag('fail-on-drift'),
+    driftIssue: flag('drift-issue')
   }
 }
 
@@ -113,7 +122,10 @@ export function splitList(value: string): string[] {
   return [...new Set(items)]
 }
 
-/** `auto` follows the event: pull requests diff, pushes apply, anything else is an error. */
+/**
+ * `auto` follows the event: pull requests diff, pushes apply, scheduled and manual runs look
+ * for drift; anything else is an error.
+ */
 export function resolveMode(mode: string, eventName: string): Mode {
   if (!(modes as readonly string[]).includes(mode)) {
     throw new InputError(
@@ -123,10 +135,11 @@ export function resolveMode(mode: string, eventName: string): Mode {
   if (mode !== 'auto') return mode as Mode
   if (pullRequestEvents.has(eventName)) return 'diff'
   if (pushEvents.has(eventName)) return 'apply'
+  if (scheduledEvents.has(eventName)) return 'drift'
   throw new InputError(
     `input "mode" is "auto", which picks a mode only for pull_request, pull_request_target ` +
-      `(diff) and push (apply) events, but this run's event is ${JSON.stringify(eventName)}: ` +
-      `set mode to check, diff or apply`
+      `(diff), push (apply), schedule and workflow_dispatch (drift) events, but this run's ` +
+      `event is ${JSON.stringify(eventName)}: set mode to check, diff, apply or drift`
   )
 }
 

@@ -9,6 +9,8 @@ import { createSecretRegistry } from '../render/secrets.js'
 import { applyConfigRun } from './apply.js'
 import { destroyConfigRun, type DestroyOutcome, type DestroyRequest } from './destroy.js'
 import { readLiveManifests } from './live.js'
+import { driftReportOf } from './drift-report.js'
+import type { ManifestDriftReport } from '../report/drift-model.js'
 import {
   checkedRun,
   expandedRun,
@@ -72,6 +74,11 @@ export interface Engine {
   drift(run: ConfigRun): Promise<ManifestDrift[]>
   /** `status`: readiness of every recorded object of every named manifest (read-only). */
   status(run: ConfigRun): Promise<ManifestStatus[]>
+  /**
+   * The action's drift step: every named manifest's recorded objects read live once, with
+   * Tazuna's drift and status classification and the head render's fields compared (read-only).
+   */
+  driftReport(run: ConfigRun): Promise<ManifestDriftReport[]>
   /** `destroy`: context guard, confirmation, then deletes the selected manifests' objects. */
   destroy(run: ConfigRun, request: DestroyRequest): Promise<DestroyOutcome>
   /** Replaces every secret value met so far in `text`. */
@@ -122,6 +129,10 @@ export function createEngine(settings: EngineSettings, ports: EnginePorts): Engi
     },
     async status(run) {
       return statusOf(await readLiveManifests(run.manifests, liveDeps()))
+    },
+    async driftReport(run) {
+      const live = await readLiveManifests(run.manifests, liveDeps())
+      return driftReportOf(run.manifests, live, renderer(run))
     },
     destroy: (run, request) =>
       destroyConfigRun(run, request, { settings, session: openSession, build: renderer(run) }),
