@@ -25,6 +25,8 @@ import {
   type GlobalFlags
 } from './cli/command.js'
 import { stateDiffCommand, stateListCommand } from './cli/state-commands.js'
+import { destroyCommand } from './cli/destroy-command.js'
+import { stateDriftCommand, statusCommand } from './cli/drift-commands.js'
 import { createEngine, type Engine } from './engine/engine.js'
 import type { PathPolicy } from './config/confinement.js'
 import type { EnginePorts } from './engine/ports.js'
@@ -46,13 +48,43 @@ export const commands: readonly CliCommand[] = [
   buildCommand,
   stateDiffCommand,
   stateListCommand,
-  applyCommand
+  stateDriftCommand,
+  statusCommand,
+  applyCommand,
+  destroyCommand
 ]
 
 const nodeIo: CliIo = {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
-  env: process.env
+  env: process.env,
+  readLine: readStdinLine
+}
+
+/** Reads stdin up to the first line break (Tazuna's bufio ReadString('\n')). */
+function readStdinLine(): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = ''
+    const stop = (): void => {
+      process.stdin.off('data', onData)
+      process.stdin.off('end', onEnd)
+      process.stdin.pause()
+    }
+    const onData = (chunk: string): void => {
+      text += chunk
+      const end = text.indexOf('\n')
+      if (end < 0) return
+      stop()
+      resolve(text.slice(0, end + 1))
+    }
+    const onEnd = (): void => {
+      stop()
+      reject(new Error('EOF'))
+    }
+    process.stdin.setEncoding('utf8')
+    process.stdin.on('data', onData)
+    process.stdin.on('end', onEnd)
+  })
 }
 
 /** The local command line over the same engine as the action; returns the exit code. */

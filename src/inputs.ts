@@ -7,7 +7,7 @@
 import { InputError } from './errors.js'
 
 /** What the action does in this run. */
-export type Mode = 'check' | 'diff' | 'apply'
+export type Mode = 'check' | 'diff' | 'apply' | 'drift'
 
 /** Where the kubeconfig comes from: the ambient one, a file, or the input's own text. */
 export type KubeconfigSource =
@@ -31,6 +31,10 @@ export interface Settings {
   lockTimeoutSeconds: number
   /** Directories outside the workspace that tazuna.yaml may read (relative to the workspace). */
   allowedPaths: string[]
+  /** Fail the step when drift mode finds drift (fields changed outside tazuna, missing objects). */
+  failOnDrift: boolean
+  /** Keep one issue per (config, environment) current in drift mode. */
+  driftIssue: boolean
 }
 
 /** The runner's view of inputs, environment and event; main.ts binds it to @actions/*. */
@@ -57,14 +61,17 @@ export const inputDefaults = {
   comment: 'true',
   'fail-on-diff': 'false',
   'lock-timeout': '10m',
-  'allowed-paths': ''
+  'allowed-paths': '',
+  'fail-on-drift': 'false',
+  'drift-issue': 'false'
 } as const
 
 type InputName = keyof typeof inputDefaults
 
-const modes = ['auto', 'check', 'diff', 'apply'] as const
+const modes = ['auto', 'check', 'diff', 'apply', 'drift'] as const
 const pullRequestEvents = new Set(['pull_request', 'pull_request_target'])
 const pushEvents = new Set(['push'])
+const scheduledEvents = new Set(['schedule', 'workflow_dispatch'])
 
 /** Reads and validates every input; throws InputError on the first wrong one. */
 export function readSettings(source: InputSource): Settings {
@@ -99,7 +106,9 @@ export function readSettings(source: InputSource): Settings {
     comment: flag('comment'),
     failOnDiff: flag('fail-on-diff'),
     lockTimeoutSeconds: parseDurationSeconds('input "lock-timeout"', read('lock-timeout')),
-    allowedPaths: splitList(read('allowed-paths'))
+    allowedPaths: splitList(read('allowed-paths')),
+    failOnDrift: flag('fail-on-drift'),
+    driftIssue: flag('drift-issue')
   }
 }
 
@@ -143,7 +152,10 @@ export function splitList(value: string): string[] {
   return [...new Set(items)]
 }
 
-/** `auto` follows the event: pull requests diff, pushes apply, anything else is an error. */
+/**
+ * `auto` follows the event: pull requests diff, pushes apply, scheduled and manual runs look
+ * for drift; anything else is an error.
+ */
 export function resolveMode(mode: string, eventName: string): Mode {
   if (!(modes as readonly string[]).includes(mode)) {
     throw new InputError(
@@ -153,10 +165,11 @@ export function resolveMode(mode: string, eventName: string): Mode {
   if (mode !== 'auto') return mode as Mode
   if (pullRequestEvents.has(eventName)) return 'diff'
   if (pushEvents.has(eventName)) return 'apply'
+  if (scheduledEvents.has(eventName)) return 'drift'
   throw new InputError(
     `input "mode" is "auto", which picks a mode only for pull_request, pull_request_target ` +
-      `(diff) and push (apply) events, but this run's event is ${JSON.stringify(eventName)}: ` +
-      `set mode to check, diff or apply`
+      `(diff), push (apply), schedule and workflow_dispatch (drift) events, but this run's ` +
+      `event is ${JSON.stringify(eventName)}: set mode to check, diff, apply or drift`
   )
 }
 

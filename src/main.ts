@@ -11,6 +11,8 @@ import { pullRequestOf } from './action/github-event.js'
 import { runCheckFlow } from './action/check-flow.js'
 import { runDiffFlow } from './action/diff-flow.js'
 import { runMergeFlow } from './action/merge-flow.js'
+import { runDriftFlow } from './action/drift-flow.js'
+import { publishDriftIssue } from './adapters/github-issues.js'
 import { createActionsRunner } from './adapters/actions-reporting.js'
 import { writeKubeconfigFile } from './adapters/actions-files.js'
 import { processEnginePorts } from './adapters/engine-ports.js'
@@ -21,7 +23,10 @@ import type { PathPolicy } from './config/confinement.js'
 import { createEngine, type Engine, type LockRequest } from './engine/engine.js'
 import { readSettings, type KubeconfigSource, type Settings } from './inputs.js'
 
-/** Runs the action: check, Diff (pull requests) or apply (pushes), as the inputs say. */
+/**
+ * Runs the action: check, Diff (pull requests), apply (pushes) or drift (scheduled runs), as
+ * the inputs say.
+ */
 export async function run(): Promise<void> {
   try {
     const settings = readSettings({
@@ -94,6 +99,19 @@ async function runFlow(
     )
   }
   const repository = repositoryOf()
+  if (settings.mode === 'drift') {
+    return runDriftFlow(
+      { engine, runner, publishIssue: (issue) => publishDriftIssue(settings.githubToken, issue) },
+      {
+        ...target,
+        failOnDrift: settings.failOnDrift,
+        issue: settings.driftIssue,
+        ...(repository ? { repository } : {}),
+        hasToken: settings.githubToken !== '',
+        ...summaryUrlOf()
+      }
+    )
+  }
   const pullRequest = repository && pullRequestOf(github.context.payload, repository)
   return runDiffFlow(
     {

@@ -1,6 +1,7 @@
 /**
  * A small emulation of the GitHub REST endpoints the action calls, on loopback: list, create
- * and update issue comments (paginated with Link headers), GET /user, and GitHub's refusals
+ * and update issue comments (paginated with Link headers); list, create and update issues (the
+ * drift issue; `state` filter, pull requests not modelled); GET /user; and GitHub's refusals
  * (403 for read-only tokens and for endpoints a GITHUB_TOKEN may not call, 422 for a body over
  * 65,536 characters). GitHub itself is unreachable from the development machines (house style:
  * the GitHub API is the one thing emulated). Every request is recorded for assertions.
@@ -35,6 +36,20 @@ export interface EmulatedComment {
   updated_at: string
 }
 
+/** An issue as the emulator stores it. */
+export interface EmulatedIssue {
+  number: number
+  owner: string
+  repo: string
+  title: string
+  body: string
+  state: 'open' | 'closed'
+  state_reason: string | null
+  user: { login: string; type: 'Bot' | 'User' }
+  created_at: string
+  updated_at: string
+}
+
 /** A request as received (the authorization header is kept only as "present or not"). */
 export interface RecordedRequest {
   method: string
@@ -56,6 +71,7 @@ export interface EmulatorOptions {
 export class GitHubEmulator {
   readonly requests: RecordedRequest[] = []
   readonly comments: EmulatedComment[] = []
+  readonly issues: EmulatedIssue[] = []
   readonly tokens: Record<string, TokenIdentity>
   private nextId = 1000
   private clock = Date.parse('2026-11-22T00:00:00Z')
@@ -125,7 +141,7 @@ export class GitHubEmulator {
       authenticated: req.headers.authorization !== undefined
     })
     if (url.pathname === '/_emulator/state') {
-      send(res, 200, { comments: this.comments, requests: this.apiRequests() })
+      send(res, 200, { comments: this.comments, issues: this.issues, requests: this.apiRequests() })
       return
     }
     if (identity === undefined) {
@@ -144,7 +160,11 @@ export class GitHubEmulator {
   ): void {
     const list = /^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)\/comments$/.exec(url.pathname)
     const one = /^\/repos\/([^/]+)\/([^/]+)\/issues\/comments\/(\d+)$/.exec(url.pathname)
-    if (method === 'GET' && url.pathname === '/user') {
+    const issues = /^\/repos\/([^/]+)\/([^/]+)\/issues$/.exec(url.pathname)
+    const issue = /^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)$/.exec(url.pathname)
+    if (issues !== null || issue !== null) {
+      this.routeIssues(method, url, body, identity, res, issues, issue)
+    } else if (method === 'GET' && url.pathname === '/user') {
       if (identity.integration) notAccessible(res)
       else send(res, 200, { login: identity.login, type: identity.type, id: 1 })
     } else if (list !== null && method === 'GET') {
@@ -177,6 +197,117 @@ export class GitHubEmulator {
     } else {
       send(res, 404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' })
     }
+  }
+
+  /** Seeds an issue (for example one a user opened with the action's marker pasted in). */
+  addIssue(
+    i: Omit<EmulatedIssue, 'number' | 'created_at' | 'updated_at' | 'state_reason'>
+  ): EmulatedIssue {
+    const now = this.tick()
+    const issue = {
+      ...i,
+      number: this.issues.length + 1,
+      state_reason: null,
+      created_at: now,
+      updated_at: now
+    }
+    this.issues.push(issue)
+    return issue
+  }
+
+  private routeIssues(
+    method: string,
+    url: URL,
+    body: unknown,
+    identity: TokenIdentity,
+    res: ServerResponse,
+    list: RegExpExecArray | null,
+    one: RegExpExecArray | null
+  ): void {
+    if (list !== null && method === 'GET') {
+      const state = url.searchParams.get('state') ?? 'open'
+      const all = this.issues.filter(
+        (i) => i.owner === list[1] && i.repo === list[2] && (state === 'all' || i.state === state)
+      )
+      return this.sendPage(
+        url,
+        all.map((i) => this.presentIssue(i)),
+        res
+      )
+    }
+    if (identity.readOnly === true && method !== 'GET') return notAccessible(res)
+    const fields =
+      typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {}
+    if (list !== null && method === 'POST') {
+      if (typeof fields.title !== 'string') return send(res, 422, { message: 'Validation Failed' })
+      const text = typeof fields.body === 'string' ? fields.body : ''
+      if (tooLong(text, res)) return
+      const created = this.addIssue({
+        owner: list[1]!,
+        repo: list[2]!,
+        title: fields.title,
+        body: text,
+        state: 'open',
+        user: { login: identity.login, type: identity.type }
+      })
+      return send(res, 201, this.presentIssue(created))
+    }
+    const found =
+      one === null
+        ? undefined
+        : this.issues.find(
+            (i) => i.owner === one[1] && i.repo === one[2] && i.number === Number(one[3])
+          )
+    if (found === undefined) return send(res, 404, { message: 'Not Found' })
+    if (method === 'GET') return send(res, 200, this.presentIssue(found))
+    if (method !== 'PATCH') return send(res, 404, { message: 'Not Found' })
+    if (typeof fields.body === 'string') {
+      if (tooLong(fields.body, res)) return
+      found.body = fields.body
+    }
+    if (typeof fields.title === 'string') found.title = fields.title
+    if (fields.state === 'open' || fields.state === 'closed') found.state = fields.state
+    if (typeof fields.state_reason === 'string') found.state_reason = fields.state_reason
+    found.updated_at = this.tick()
+    send(res, 200, this.presentIssue(found))
+  }
+
+  private presentIssue(i: EmulatedIssue): Record<string, unknown> {
+    return {
+      id: 5000 + i.number,
+      number: i.number,
+      url: `${this.url}/repos/${i.owner}/${i.repo}/issues/${i.number}`,
+      html_url: `${this.serverUrl}/${i.owner}/${i.repo}/issues/${i.number}`,
+      title: i.title,
+      body: i.body,
+      state: i.state,
+      state_reason: i.state_reason,
+      user: { login: i.user.login, type: i.user.type, id: 41898282 },
+      created_at: i.created_at,
+      updated_at: i.updated_at
+    }
+  }
+
+  private sendPage(url: URL, items: unknown[], res: ServerResponse): void {
+    const perPage = Math.min(100, Number(url.searchParams.get('per_page') ?? 30))
+    const page = Math.max(1, Number(url.searchParams.get('page') ?? 1))
+    const pages = Math.max(1, Math.ceil(items.length / perPage))
+    const link = (p: number, rel: string): string => {
+      const next = new URL(url.toString())
+      next.searchParams.set('page', String(p))
+      next.searchParams.set('per_page', String(perPage))
+      return `<${next.toString()}>; rel="${rel}"`
+    }
+    const links = [
+      ...(page < pages ? [link(page + 1, 'next'), link(pages, 'last')] : []),
+      ...(page > 1 ? [link(1, 'first'), link(page - 1, 'prev')] : [])
+    ]
+    send(
+      res,
+      200,
+      items.slice((page - 1) * perPage, page * perPage),
+      links.length > 0 ? { link: links.join(', ') } : {}
+    )
   }
 
   private listComments(

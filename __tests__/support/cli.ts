@@ -12,17 +12,23 @@ export interface CliResult {
   stderr: string
 }
 
-/** Runs `tazuna-action <argv>` in-process; `env` is all the environment it sees. */
+/**
+ * Runs `tazuna-action <argv>` in-process; `env` is all the environment it sees. `stdin` answers
+ * a prompt (a line ending in a newline); without it, stdin ends at once (EOF).
+ */
 export async function runCliInProcess(
   argv: readonly string[],
-  env: CliIo['env'] = {}
+  env: CliIo['env'] = {},
+  stdin?: string
 ): Promise<CliResult> {
   let stdout = ''
   let stderr = ''
   const code = await runCli(argv, {
     stdout: (t) => void (stdout += t),
     stderr: (t) => void (stderr += t),
-    env
+    env,
+    readLine: () =>
+      stdin?.includes('\n') ? Promise.resolve(stdin) : Promise.reject(new Error('EOF'))
   })
   return { code, stdout, stderr }
 }

@@ -21,6 +21,8 @@ export interface CliIo {
   stdout(text: string): void
   stderr(text: string): void
   env: Readonly<Record<string, string | undefined>>
+  /** One line of stdin, line break included; rejects with `EOF` when input ends first. */
+  readLine?(): Promise<string>
 }
 
 /** What a command gets: the flags, its own options, output streams, the engine and git. */

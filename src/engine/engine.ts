@@ -7,6 +7,10 @@
 import type { Manifest } from '../config/schema.js'
 import { createSecretRegistry } from '../render/secrets.js'
 import { applyConfigRun } from './apply.js'
+import { destroyConfigRun, type DestroyOutcome, type DestroyRequest } from './destroy.js'
+import { readLiveManifests } from './live.js'
+import { driftReportOf } from './drift-report.js'
+import type { ManifestDriftReport } from '../report/drift-model.js'
 import {
   checkedRun,
   expandedRun,
@@ -20,8 +24,10 @@ import type { ClusterSession, EnginePorts, EngineSettings } from './ports.js'
 import { computeManifestDiffs } from '../apply/manifest-diffs.js'
 import type { ApplyOutcome, ManifestDiff } from '../report/model.js'
 import type { State } from '../state/state.js'
+import { driftOf, statusOf, type ManifestDrift, type ManifestStatus } from '../state/drift.js'
 
 export type { CheckOutcome, ConfigRun } from './load.js'
+export type { DestroyOutcome, DestroyRequest } from './destroy.js'
 
 /** The switches of an apply: `prune` and `atomic` need `sync` (inputs and flags enforce it). */
 export interface ApplySwitches {
@@ -73,6 +79,20 @@ export interface Engine {
   listState(run: ConfigRun): Promise<ListedState[]>
   /** Layered apply with State sync, after the kube-context guard. */
   apply(run: ConfigRun, request: ApplyRequest): Promise<ApplyOutcome>
+  /**
+   * `state drift`: live objects re-hashed against State, for named non-genesissecret manifests
+   * with State (read-only); every such manifest is listed, with or without entries.
+   */
+  drift(run: ConfigRun): Promise<ManifestDrift[]>
+  /** `status`: readiness of every recorded object of every named manifest (read-only). */
+  status(run: ConfigRun): Promise<ManifestStatus[]>
+  /**
+   * The action's drift step: every named manifest's recorded objects read live once, with
+   * Tazuna's drift and status classification and the head render's fields compared (read-only).
+   */
+  driftReport(run: ConfigRun): Promise<ManifestDriftReport[]>
+  /** `destroy`: context guard, confirmation, then deletes the selected manifests' objects. */
+  destroy(run: ConfigRun, request: DestroyRequest): Promise<DestroyOutcome>
   /** Replaces every secret value met so far in `text`. */
   redact(text: string): string
   /** Releases the cluster session, if one was opened. */
@@ -86,6 +106,10 @@ export function createEngine(settings: EngineSettings, ports: EnginePorts): Engi
   let session: ClusterSession | undefined
   const openSession = (): ClusterSession => (session ??= ports.openSession())
   const renderer = (run: ConfigRun) => manifestRenderer(run, settings, scoped, openSession)
+  const liveDeps = () => {
+    const { store, cluster } = openSession()
+    return { store, cluster, log: ports.log }
+  }
 
   return {
     check: () => checkedRun(settings, ports),
@@ -115,6 +139,20 @@ export function createEngine(settings: EngineSettings, ports: EnginePorts): Engi
         clock: ports.clock,
         build: renderer(run)
       }),
+    async drift(run) {
+      const manifests = run.manifests.filter((m) => m.type !== 'genesissecret')
+      const live = await readLiveManifests(manifests, liveDeps())
+      return driftOf(live.filter((m) => m.hasState))
+    },
+    async status(run) {
+      return statusOf(await readLiveManifests(run.manifests, liveDeps()))
+    },
+    async driftReport(run) {
+      const live = await readLiveManifests(run.manifests, liveDeps())
+      return driftReportOf(run.manifests, live, renderer(run))
+    },
+    destroy: (run, request) =>
+      destroyConfigRun(run, request, { settings, session: openSession, build: renderer(run) }),
     redact: (text) => secrets.redact(text),
     close: () => session?.close()
   }

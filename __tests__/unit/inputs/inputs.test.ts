@@ -30,7 +30,9 @@ describe('readSettings', () => {
       comment: true,
       failOnDiff: false,
       lockTimeoutSeconds: 600,
-      allowedPaths: []
+      allowedPaths: [],
+      failOnDrift: false,
+      driftIssue: false
     })
   })
 
@@ -53,7 +55,10 @@ describe('readSettings', () => {
     ['auto', 'push', 'apply'],
     ['check', 'schedule', 'check'],
     ['diff', 'workflow_dispatch', 'diff'],
-    ['apply', 'pull_request', 'apply']
+    ['apply', 'pull_request', 'apply'],
+    ['auto', 'schedule', 'drift'],
+    ['auto', 'workflow_dispatch', 'drift'],
+    ['drift', 'push', 'drift']
   ])('mode %s on %s is %s', (mode, event, expected) => {
     expect(readSettings(source({ mode }, event)).mode).toBe(expected)
   })
@@ -61,13 +66,19 @@ describe('readSettings', () => {
   it.each([
     [
       { mode: 'auto' },
-      'schedule',
-      /mode.*"auto".*event is "schedule".*set mode to check, diff or apply/
+      'issue_comment',
+      /mode.*"auto".*event is "issue_comment".*set mode to check, diff, apply or drift/
     ],
-    [{ mode: 'plan' }, 'push', /input "mode" must be one of auto, check, diff, apply, got "plan"/],
+    [
+      { mode: 'plan' },
+      'push',
+      /input "mode" must be one of auto, check, diff, apply, drift, got "plan"/
+    ],
     [{ sync: 'yes' }, 'push', /input "sync" must be a boolean \(true or false\), got "yes"/],
     [{ comment: '1' }, 'push', /input "comment" must be a boolean/],
     [{ 'fail-on-diff': 'on' }, 'push', /input "fail-on-diff" must be a boolean/],
+    [{ 'fail-on-drift': 'yes' }, 'schedule', /input "fail-on-drift" must be a boolean/],
+    [{ 'drift-issue': '1' }, 'schedule', /input "drift-issue" must be a boolean/],
     [{ sync: 'false', prune: 'true' }, 'push', /input "prune".*requires input "sync"/],
     [{ sync: 'false', atomic: 'true' }, 'push', /input "atomic" requires input "sync"/],
     [{ 'lock-timeout': '10 minutes' }, 'push', /input "lock-timeout" must be a duration/],
