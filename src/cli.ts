@@ -13,7 +13,7 @@ import path from 'node:path'
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util'
 import packageJson from '../package.json' with { type: 'json' }
 import { processEnginePorts } from './adapters/engine-ports.js'
-import { gitCommitOf } from './adapters/git.js'
+import { gitAncestry, gitCommitOf } from './adapters/git.js'
 import { applyCommand } from './cli/apply-command.js'
 import { buildCommand } from './cli/build-command.js'
 import { checkCommand } from './cli/check-command.js'
@@ -102,7 +102,8 @@ export async function runCli(argv: readonly string[], io: CliIo = nodeIo): Promi
         io,
         engine,
         gitCommitOf: (dir) => gitCommitOf(dir),
-        lockHolder: `tazuna-action cli (pid ${process.pid}) on ${os.hostname()}`
+        lockHolder: `tazuna-action cli (pid ${process.pid}) on ${os.hostname()}`,
+        ancestryIn: (dir) => gitAncestry(dir)
       })
     } finally {
       engine.close()

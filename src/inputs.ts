@@ -31,6 +31,8 @@ export interface Settings {
   lockTimeoutSeconds: number
   /** Directories outside the workspace that tazuna.yaml may read (relative to the workspace). */
   allowedPaths: string[]
+  /** Apply even when State records a commit the pushed one does not descend from. */
+  allowOlderCommit: boolean
   /** Fail the step when drift mode finds drift (fields changed outside tazuna, missing objects). */
   failOnDrift: boolean
   /** Keep one issue per (config, environment) current in drift mode. */
@@ -62,6 +64,7 @@ export const inputDefaults = {
   'fail-on-diff': 'false',
   'lock-timeout': '10m',
   'allowed-paths': '',
+  'allow-older-commit': 'false',
   'fail-on-drift': 'false',
   'drift-issue': 'false'
 } as const
@@ -107,6 +110,7 @@ export function readSettings(source: InputSource): Settings {
     failOnDiff: flag('fail-on-diff'),
     lockTimeoutSeconds: parseDurationSeconds('input "lock-timeout"', read('lock-timeout')),
     allowedPaths: splitList(read('allowed-paths')),
+    allowOlderCommit: flag('allow-older-commit'),
     failOnDrift: flag('fail-on-drift'),
     driftIssue: flag('drift-issue')
   }

@@ -16,9 +16,12 @@ import { publishDriftIssue } from './adapters/github-issues.js'
 import { createActionsRunner } from './adapters/actions-reporting.js'
 import { writeKubeconfigFile } from './adapters/actions-files.js'
 import { processEnginePorts } from './adapters/engine-ports.js'
+import { firstKnownAncestry, gitAncestry } from './adapters/git.js'
+import { githubAncestry } from './adapters/github-compare.js'
 import { kubeconfigFileSecrets, kubeconfigSecrets } from './adapters/kubeconfig-secrets.js'
 import { upsertStickyComment } from './adapters/github-comments.js'
 import type { Runner } from './action/ports.js'
+import type { CommitAncestry } from './apply/commit-guard.js'
 import type { PathPolicy } from './config/confinement.js'
 import { createEngine, type Engine, type LockRequest } from './engine/engine.js'
 import { readSettings, type KubeconfigSource, type Settings } from './inputs.js'
@@ -95,7 +98,15 @@ async function runFlow(
     const { sync, prune, atomic } = settings
     return runMergeFlow(
       { engine, runner },
-      { ...target, switches: { sync, prune, atomic }, lock: actionLock(settings) }
+      {
+        ...target,
+        switches: { sync, prune, atomic },
+        lock: actionLock(settings),
+        commitGuard: {
+          ancestry: actionAncestry(settings),
+          allowOlderCommit: settings.allowOlderCommit
+        }
+      }
     )
   }
   const repository = repositoryOf()
@@ -151,6 +162,19 @@ function kubeconfigPath(
 function workspacePolicy(settings: Settings): PathPolicy {
   const root = process.env.GITHUB_WORKSPACE || process.cwd()
   return { root, allowed: settings.allowedPaths.map((dir) => path.resolve(root, dir)) }
+}
+
+// Ancestry from the checkout's history; a shallow checkout (actions/checkout's default) asks
+// GitHub's compare API, which has the whole history.
+function actionAncestry(settings: Settings): CommitAncestry {
+  const workspace = process.env.GITHUB_WORKSPACE || process.cwd()
+  const repository = repositoryOf()
+  return firstKnownAncestry([
+    gitAncestry(workspace),
+    ...(settings.githubToken !== '' && repository !== undefined
+      ? [githubAncestry(settings.githubToken, repository.owner, repository.repo)]
+      : [])
+  ])
 }
 
 // The holder names the run, so whoever waits for the lock knows which one holds it.

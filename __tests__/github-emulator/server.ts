@@ -65,6 +65,12 @@ export interface EmulatorOptions {
   tokens?: Record<string, TokenIdentity>
   /** Base for html_url values. */
   serverUrl?: string
+  /**
+   * The repository's history for the compare API: `ahead`, `behind`, `diverged` or `identical`
+   * for base...head, or undefined for an unknown commit (404). Tests answer it from a real git
+   * repository with the whole history, as GitHub has it.
+   */
+  compare?: (base: string, head: string) => string | undefined
 }
 
 /** The running emulator. */
@@ -81,7 +87,11 @@ export class GitHubEmulator {
   readonly url: string
 
   // No parameter properties: Node's type stripping (used by the demo) only erases types.
-  private constructor(server: Server, url: string, options: EmulatorOptions) {
+  private constructor(
+    server: Server,
+    url: string,
+    private readonly options: EmulatorOptions
+  ) {
     this.server = server
     this.url = url
     this.serverUrl = options.serverUrl ?? 'https://github.com'
@@ -162,7 +172,21 @@ export class GitHubEmulator {
     const one = /^\/repos\/([^/]+)\/([^/]+)\/issues\/comments\/(\d+)$/.exec(url.pathname)
     const issues = /^\/repos\/([^/]+)\/([^/]+)\/issues$/.exec(url.pathname)
     const issue = /^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)$/.exec(url.pathname)
-    if (issues !== null || issue !== null) {
+    const compare = /^\/repos\/([^/]+)\/([^/]+)\/compare\/([0-9a-f]+)\.\.\.([0-9a-f]+)$/.exec(
+      url.pathname
+    )
+    if (compare !== null && method === 'GET') {
+      const status = this.options.compare?.(compare[3]!, compare[4]!)
+      if (status === undefined) return send(res, 404, { message: 'Not Found' })
+      send(res, 200, {
+        status,
+        ahead_by: 0,
+        behind_by: 0,
+        total_commits: 0,
+        commits: [],
+        files: []
+      })
+    } else if (issues !== null || issue !== null) {
       this.routeIssues(method, url, body, identity, res, issues, issue)
     } else if (method === 'GET' && url.pathname === '/user') {
       if (identity.integration) notAccessible(res)

@@ -3,7 +3,7 @@
 import { execFileSync } from 'node:child_process'
 
 /** Runs `git <args>` in `dir` and returns its stdout. */
-function git(dir: string, ...args: string[]): string {
+export function git(dir: string, ...args: string[]): string {
   const env = { ...process.env }
   for (const key of Object.keys(env)) if (key.startsWith('GIT_')) delete env[key]
   return execFileSync('git', args, { cwd: dir, encoding: 'utf8', env })

@@ -11,7 +11,7 @@ import { utf8Length } from '../report/markdown.js'
 import type { ApplyReport } from '../report/model.js'
 import { checkFailure, publishCheck, runCheck } from './check-flow.js'
 import { ManifestLog } from './manifest-log.js'
-import type { ApplySwitches, LockRequest } from '../engine/engine.js'
+import type { ApplyRequest, ApplySwitches, LockRequest } from '../engine/engine.js'
 import type { FlowEngine, Runner } from './ports.js'
 
 /** What the merge flow needs to know about the run. */
@@ -23,6 +23,8 @@ export interface MergeFlowOptions {
   switches: ApplySwitches
   /** The run lock to hold while applying. */
   lock?: LockRequest
+  /** The stale-commit guard. */
+  commitGuard?: ApplyRequest['commitGuard']
 }
 
 /** Runs the flow; throws once for check problems or a failed apply. */
@@ -32,7 +34,7 @@ export async function runMergeFlow(
 ): Promise<void> {
   const { engine, runner } = deps
   const checked = await runCheck(engine, runner)
-  const { switches, lock, ...target } = options
+  const { switches, lock, commitGuard, ...target } = options
   if (checked.run === undefined) {
     const report = { ...target, manifests: [], problems: checked.problems }
     await publishCheck(runner, report)
@@ -44,7 +46,8 @@ export async function runMergeFlow(
     ...switches,
     gitCommitHash: options.sha,
     log,
-    ...(lock === undefined ? {} : { lock })
+    ...(lock === undefined ? {} : { lock }),
+    ...(commitGuard === undefined ? {} : { commitGuard })
   })
   log.finish(outcome)
 

@@ -38,9 +38,10 @@ export const applyCommand: CliCommand = {
     prune: { type: 'boolean' },
     atomic: { type: 'boolean' },
     'no-lock': { type: 'boolean' },
-    'lock-timeout': { type: 'string', default: '10m' }
+    'lock-timeout': { type: 'string', default: '10m' },
+    'allow-older-commit': { type: 'boolean' }
   },
-  async run({ options, io, engine, gitCommitOf, lockHolder }) {
+  async run({ options, io, engine, gitCommitOf, lockHolder, ancestryIn }) {
     const switches = applySwitches(options, io.env)
     const waitSeconds = parseDurationSeconds(
       'flag --lock-timeout',
@@ -52,7 +53,11 @@ export const applyCommand: CliCommand = {
       ...switches,
       gitCommitHash: await gitCommitOf(run.config.dir),
       log: stderrLog(io),
-      ...(lock === undefined ? {} : { lock })
+      ...(lock === undefined ? {} : { lock }),
+      commitGuard: {
+        ancestry: ancestryIn(run.config.dir),
+        allowOlderCommit: options['allow-older-commit'] === true
+      }
     })
     if (outcome.failure !== undefined) throw new Error(outcome.failure.message)
     return 0

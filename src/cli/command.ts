@@ -3,6 +3,7 @@
  * Tazuna's global flags are in src/cli.ts; each command is one module of this folder.
  */
 import type { ParseArgsOptionsConfig } from 'node:util'
+import type { CommitAncestry } from '../apply/commit-guard.js'
 import type { Engine } from '../engine/engine.js'
 
 /** Tazuna's global flags, parsed. */
@@ -39,6 +40,8 @@ export interface CommandContext {
   gitCommitOf: (dir: string) => Promise<string>
   /** Who this process is, as the holder of the run lock (`tazuna-action cli (pid N) on HOST`). */
   lockHolder: string
+  /** Ancestry of commits in the git history of `dir` (the stale-commit guard). */
+  ancestryIn: (dir: string) => CommitAncestry
 }
 
 /** One command of the table. */

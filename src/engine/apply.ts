@@ -4,6 +4,7 @@
  */
 import type { DesiredState } from '../apply/manifest-unit.js'
 import { contextGuardError, resolveContextGuard } from '../apply/context-guard.js'
+import { staleCommitProblem, StaleCommitError } from '../apply/commit-guard.js'
 import { acquireLock, lockNameFor } from '../apply/lease-lock.js'
 import { runLayeredApply, type ApplyReport } from '../apply/layered-apply.js'
 import type { Clock } from '../apply/ports.js'
@@ -44,10 +45,39 @@ export async function applyConfigRun(
           ...request.lock
         })
   try {
+    await guardAgainstOlderCommit(run, request, deps)
     return outcomeOf(await layeredApply(run, request, deps))
   } finally {
     await lock?.release()
   }
+}
+
+/**
+ * Refuses (StaleCommitError) when a selected manifest's State records a commit the applied one
+ * does not descend from; with allowOlderCommit, warns instead. Read under the lock, so no other
+ * run can record a newer commit between this check and the apply.
+ */
+async function guardAgainstOlderCommit(
+  run: ConfigRun,
+  request: ApplyRequest,
+  deps: ApplyDeps
+): Promise<void> {
+  const guard = request.commitGuard
+  if (guard === undefined || request.gitCommitHash === '') return
+  const names = run.manifests
+    .filter((m) => m.name !== '' && selectedByTags(m.tags, deps.settings.tags))
+    .map((m) => m.name)
+  const stored = await deps.session.store.readMany(names)
+  const recorded = new Map(
+    [...stored].map(([manifest, s]) => [manifest, s.state.metadata.gitCommitHash])
+  )
+  const problem = await staleCommitProblem(
+    { current: request.gitCommitHash, recorded },
+    guard.ancestry
+  )
+  if (problem === undefined) return
+  if (!guard.allowOlderCommit) throw new StaleCommitError(problem)
+  request.log.warn(`allow-older-commit is set, applying anyway: ${problem}`)
 }
 
 /** What an apply needs besides the run and the request. */

@@ -4,6 +4,7 @@
  * no step depends on another having run before. The cluster session opens on first use, so
  * loading and checking never send a request to the API server.
  */
+import type { CommitAncestry } from '../apply/commit-guard.js'
 import type { Manifest } from '../config/schema.js'
 import { createSecretRegistry } from '../render/secrets.js'
 import { applyConfigRun } from './apply.js'
@@ -52,6 +53,11 @@ export interface ApplyRequest extends ApplySwitches {
   gitCommitHash: string
   /** Absent: no lock (the command line's `--no-lock`). */
   lock?: LockRequest
+  /**
+   * The stale-commit guard (src/apply/commit-guard.ts): how to tell ancestry, and whether an
+   * older commit is applied anyway (with a warning). Absent: no guard.
+   */
+  commitGuard?: { ancestry: CommitAncestry; allowOlderCommit: boolean }
   log: EnginePorts['log']
 }
 

@@ -31,6 +31,7 @@ describe('readSettings', () => {
       failOnDiff: false,
       lockTimeoutSeconds: 600,
       allowedPaths: [],
+      allowOlderCommit: false,
       failOnDrift: false,
       driftIssue: false
     })
