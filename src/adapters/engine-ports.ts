@@ -15,7 +15,6 @@ import {
 } from '../go/template/engine-files.js'
 import { createGoTemplateEngine, type GoTemplateFiles } from '../go/template/wasm-engine.js'
 import { createExecRunner } from './command-runner.js'
-import { openKubeSession } from './kube-session.js'
 
 /** What the entry point knows about its process. */
 export interface ProcessPortsOptions {
@@ -41,7 +40,10 @@ export function processEnginePorts(options: ProcessPortsOptions): EnginePorts {
   return {
     templates: createGoTemplateEngine(() => locateGoTemplate(env, options.codeDir)),
     runner: createExecRunner(),
-    openSession: () => {
+    openSession: async () => {
+      // Loaded here, not at the top: @kubernetes/client-node is most of the bundle, and check
+      // mode and build never need it (ncc emits it as a chunk of its own, see scripts/bundle.sh).
+      const { openKubeSession } = await import('./kube-session.js')
       const session = openKubeSession({ env: sessionEnv })
       options.onSessionOpened?.(session.describe)
       return session

@@ -71,8 +71,8 @@ export interface Engine {
 export function createEngine(settings: EngineSettings, ports: EnginePorts): Engine {
   const secrets = createSecretRegistry(ports.registerSecret)
   const scoped: EnginePorts = { ...ports, registerSecret: secrets.registerSecret }
-  let session: ClusterSession | undefined
-  const openSession = (): ClusterSession => (session ??= ports.openSession())
+  let session: Promise<ClusterSession> | undefined
+  const openSession = (): Promise<ClusterSession> => (session ??= ports.openSession())
   const renderer = (run: ConfigRun) => manifestRenderer(run, settings, scoped, openSession)
 
   return {
@@ -83,23 +83,28 @@ export function createEngine(settings: EngineSettings, ports: EnginePorts): Engi
     renderBuild: (run) => renderBuildText(run, settings, scoped),
     async diff(run) {
       return computeManifestDiffs(run.manifests, {
-        store: openSession().store,
+        store: (await openSession()).store,
         build: renderer(run),
         log: ports.log
       })
     },
     async listState(run) {
       const names = namedManifests(run.manifests, ports.log)
-      const stored = await openSession().store.readMany(names)
+      const stored = await (await openSession()).store.readMany(names)
       return names.flatMap((manifest) => {
         const s = stored.get(manifest)
         return s === undefined ? [] : [{ manifest, state: s.state }]
       })
     },
-    apply: (run, request) =>
-      applyConfigRun(run, request, { settings, session: openSession(), build: renderer(run) }),
+    apply: async (run, request) =>
+      applyConfigRun(run, request, {
+        settings,
+        session: await openSession(),
+        build: renderer(run)
+      }),
     redact: (text) => secrets.redact(text),
-    close: () => session?.close()
+    // A session that failed to open has nothing to close (its error went to the caller).
+    close: () => void session?.then((s) => s.close()).catch(() => undefined)
   }
 }
 

@@ -42,8 +42,12 @@ export interface EngineSettings {
 export interface EnginePorts {
   templates: TemplateEngine
   runner: CommandRunner
-  /** Opens the cluster session; called at most once, and only by modes that need a cluster. */
-  openSession: () => ClusterSession
+  /**
+   * Opens the cluster session; called at most once, and only by modes that need a cluster.
+   * Asynchronous so that the cluster adapters (and @kubernetes/client-node, most of the bundle)
+   * are loaded only then: check mode and build never compile them.
+   */
+  openSession: () => Promise<ClusterSession>
   /** The process environment (helmfile `from: env` vars; KUSTOMIZE_BIN and HELM_BIN). */
   env: Readonly<Record<string, string | undefined>>
   /** Where renderers put private temporary files; the OS temp dir when absent. */
