@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds the action bundle: index.js (ESM, minified, with licenses.txt) plus the command-line
-# shim cli.js, into dist/ (committed; scripts/check-dist.sh verifies it) or into the directory
+# Builds the action bundle: index.js (ESM, minified) and the chunks it imports lazily (the
+# cluster adapters with @kubernetes/client-node), one licenses.txt for all of them, plus the
+# command-line shim cli.js, into dist/ (committed; scripts/check-dist.sh verifies it) or into the directory
 # given as $1 (tests build a fresh bundle there instead of trusting the committed one).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -8,8 +9,13 @@ out="${1:-dist}"
 . scripts/bootstrap.sh
 bootstrap_node
 rm -rf "$out"
+stats="$(mktemp "${TMPDIR:-/tmp}/tazuna-ncc-stats-XXXXXX.json")"
+trap 'rm -f "$stats"' EXIT
 node node_modules/@vercel/ncc/dist/ncc/cli.js build src/index.ts -o "$out" \
-  --minify --license licenses.txt --target es2023 --quiet
+  --minify --target es2023 --quiet --stats-out "$stats"
+# ncc minifies only index.js and licenses only its last chunk: finish both (see the script).
+node scripts/finish-bundle.mjs "$out" "$stats"
+if [ -n "${BUNDLE_STATS:-}" ]; then cp "$stats" "$BUNDLE_STATS"; fi
 if [ -f scripts/bundle-extra.sh ]; then bash scripts/bundle-extra.sh "$out"; fi
 cat > "$out/cli.js" <<'SHIM'
 #!/usr/bin/env node

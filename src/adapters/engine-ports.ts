@@ -14,7 +14,6 @@ import { createGoTemplateEngine, type GoTemplateFiles } from './go-template-engi
 import { systemClock } from './clock.js'
 import { createExecRunner } from './command-runner.js'
 import { createNodeFiles } from './node-files.js'
-import { openKubeSession } from './kube-session.js'
 
 /** What the entry point knows about its process. */
 export interface ProcessPortsOptions {
@@ -47,7 +46,10 @@ export function processEnginePorts(options: ProcessPortsOptions): EnginePorts {
       ...(options.tempDir ? { tempDir: options.tempDir } : {}),
       ...(options.confine ? { confine: options.confine } : {})
     }),
-    openSession: () => {
+    openSession: async () => {
+      // Loaded here, not at the top: @kubernetes/client-node is most of the bundle, and check
+      // mode and build never need it (ncc emits it as a chunk of its own, see scripts/bundle.sh).
+      const { openKubeSession } = await import('./kube-session.js')
       const session = openKubeSession({ env: sessionEnv })
       options.onSessionOpened?.(session.describe)
       return session

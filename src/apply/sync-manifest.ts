@@ -8,6 +8,7 @@ import { formatStateKey, parseStateKey, resourceOf, stateKeyOf } from '../state/
 import { formatSyncTime, type State } from '../state/state.js'
 import type { JsonObject } from '../go/yaml.js'
 import { readinessWaitOf, type DesiredState, type ManifestUnit } from './manifest-unit.js'
+import { OBJECT_CONCURRENCY, runInWaves, wavesOf } from './object-waves.js'
 import type { ApplyLog, Clock, Cluster, ObjectRef, StateStore, StoredState } from './ports.js'
 import { waitForReadiness } from './readiness.js'
 import { runTestPlugin } from './test-plugins.js'
@@ -87,6 +88,13 @@ export async function syncManifest(
   const touched = new Set<string>()
   const toApply = new Set(diff.filter((d) => d.type !== 'removed').map((d) => d.key))
   counts.applied = await applyObjects(m.name, desired.objects, ctx, (key) => toApply.has(key))
+  if (ctx.prune) {
+    await deleteKeys(
+      m.name,
+      diff.filter((d) => d.type === 'removed').map((d) => d.key),
+      ctx
+    )
+  }
   for (const d of diff) {
     touched.add(d.key)
     if (d.type !== 'removed') {
@@ -96,7 +104,6 @@ export async function syncManifest(
         `synced resource manifest=${m.name} diff=${d.type} resource=${resourceOf(d.key)}`
       )
     } else if (ctx.prune) {
-      await deleteByKey(m.name, d.key, ctx)
       entries.delete(d.key)
       counts.pruned++
       ctx.log.info(`pruned resource manifest=${m.name} resource=${resourceOf(d.key)}`)
@@ -150,9 +157,10 @@ export async function runManifestTests(
   }
 }
 
-// Objects go out in render order (CRDs first, Namespaces as the renderer put them), not in
-// the Diff's key order (§9.7 upstream): key order would apply `m//v1/ConfigMap/ns/x` before
-// `m//v1/Namespace/ns`. The resulting cluster and State are the same either way.
+// Objects go out in waves (object-waves.ts: CRDs, Namespaces, ... each wave concurrently),
+// in render order within a wave, not in the Diff's key order (§9.7 upstream sends them one at
+// a time in key order, which would apply `m//v1/ConfigMap/ns/x` before `m//v1/Namespace/ns`).
+// The resulting cluster and State are the same either way; a failed object fails the manifest.
 async function applyObjects(
   manifest: string,
   objects: readonly JsonObject[],
@@ -161,31 +169,36 @@ async function applyObjects(
 ): Promise<number> {
   const lastByKey = new Map<string, JsonObject>()
   for (const object of objects) lastByKey.set(formatStateKey(stateKeyOf(manifest, object)), object)
-  let applied = 0
-  for (const [key, object] of lastByKey) {
-    if (!wanted(key)) continue
+  const keys = [...lastByKey.keys()].filter(wanted)
+  await runInWaves(wavesOf(keys), OBJECT_CONCURRENCY, async (key) => {
     try {
-      await ctx.cluster.apply(object)
+      await ctx.cluster.apply(lastByKey.get(key) as JsonObject)
     } catch (error) {
       throw new ManifestError(
         manifest,
         `failed to apply resource ${resourceOf(key)}: ${messageOf(error)}`
       )
     }
-    applied++
-  }
-  return applied
+  })
+  return keys.length
 }
 
-async function deleteByKey(manifest: string, key: string, ctx: ManifestContext): Promise<void> {
-  try {
-    await ctx.cluster.delete(refOfKey(key))
-  } catch (error) {
-    throw new ManifestError(
-      manifest,
-      `failed to delete resource ${resourceOf(key)}: ${messageOf(error)}`
-    )
-  }
+/** Prune: the reverse waves (webhooks first, Namespaces and CRDs last), concurrently. */
+async function deleteKeys(
+  manifest: string,
+  keys: readonly string[],
+  ctx: ManifestContext
+): Promise<void> {
+  await runInWaves(wavesOf(keys, { reverse: true }), OBJECT_CONCURRENCY, async (key) => {
+    try {
+      await ctx.cluster.delete(refOfKey(key))
+    } catch (error) {
+      throw new ManifestError(
+        manifest,
+        `failed to delete resource ${resourceOf(key)}: ${messageOf(error)}`
+      )
+    }
+  })
 }
 
 async function waitIfAsked(

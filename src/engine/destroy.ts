@@ -35,13 +35,13 @@ export async function destroyConfigRun(
   request: DestroyRequest,
   deps: {
     settings: EngineSettings
-    session: () => { cluster: Pick<Cluster, 'delete'>; context: string }
+    session: () => Promise<{ cluster: Pick<Cluster, 'delete'>; context: string }>
     build: (m: Manifest) => Promise<DesiredState>
   }
 ): Promise<DestroyOutcome> {
   const guard = resolveContextGuard(run.config.config.spec, deps.settings.environment)
   if (guard.patterns.length > 0) {
-    const refused = contextGuardError(guard, deps.session().context)
+    const refused = contextGuardError(guard, (await deps.session()).context)
     if (refused !== undefined) throw new ClusterError(refused)
   }
   if (!(await request.confirm())) return { result: 'declined' }
@@ -56,7 +56,7 @@ export async function destroyConfigRun(
     const deleted: string[] = []
     for (const object of desired.objects) {
       const ref = refOf(object)
-      await deps.session().cluster.delete(ref)
+      await (await deps.session()).cluster.delete(ref)
       deleted.push(describeRef(ref))
     }
     manifests.push({ manifest: m.name, deleted })

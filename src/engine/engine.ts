@@ -109,11 +109,11 @@ export interface Engine {
 export function createEngine(settings: EngineSettings, ports: EnginePorts): Engine {
   const secrets = createSecretRegistry(ports.registerSecret)
   const scoped: EnginePorts = { ...ports, registerSecret: secrets.registerSecret }
-  let session: ClusterSession | undefined
-  const openSession = (): ClusterSession => (session ??= ports.openSession())
+  let session: Promise<ClusterSession> | undefined
+  const openSession = (): Promise<ClusterSession> => (session ??= ports.openSession())
   const renderer = (run: ConfigRun) => manifestRenderer(run, settings, scoped, openSession)
-  const liveDeps = () => {
-    const { store, cluster } = openSession()
+  const liveDeps = async () => {
+    const { store, cluster } = await openSession()
     return { store, cluster, log: ports.log }
   }
 
@@ -125,42 +125,43 @@ export function createEngine(settings: EngineSettings, ports: EnginePorts): Engi
     renderBuild: (run) => renderBuildText(run, settings, scoped),
     async diff(run) {
       return computeManifestDiffs(run.manifests, {
-        store: openSession().store,
+        store: (await openSession()).store,
         build: renderer(run),
         log: ports.log
       })
     },
     async listState(run) {
       const names = namedManifests(run.manifests, ports.log)
-      const stored = await openSession().store.readMany(names)
+      const stored = await (await openSession()).store.readMany(names)
       return names.flatMap((manifest) => {
         const s = stored.get(manifest)
         return s === undefined ? [] : [{ manifest, state: s.state }]
       })
     },
-    apply: (run, request) =>
+    apply: async (run, request) =>
       applyConfigRun(run, request, {
         settings,
-        session: openSession(),
+        session: await openSession(),
         clock: ports.clock,
         build: renderer(run)
       }),
     async drift(run) {
       const manifests = run.manifests.filter((m) => m.type !== 'genesissecret')
-      const live = await readLiveManifests(manifests, liveDeps())
+      const live = await readLiveManifests(manifests, await liveDeps())
       return driftOf(live.filter((m) => m.hasState))
     },
     async status(run) {
-      return statusOf(await readLiveManifests(run.manifests, liveDeps()))
+      return statusOf(await readLiveManifests(run.manifests, await liveDeps()))
     },
     async driftReport(run) {
-      const live = await readLiveManifests(run.manifests, liveDeps())
+      const live = await readLiveManifests(run.manifests, await liveDeps())
       return driftReportOf(run.manifests, live, renderer(run))
     },
     destroy: (run, request) =>
       destroyConfigRun(run, request, { settings, session: openSession, build: renderer(run) }),
     redact: (text) => secrets.redact(text),
-    close: () => session?.close()
+    // A session that failed to open has nothing to close (its error went to the caller).
+    close: () => void session?.then((s) => s.close()).catch(() => undefined)
   }
 }
 

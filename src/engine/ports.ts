@@ -48,8 +48,12 @@ export interface EnginePorts {
   runner: CommandRunner
   /** The user's files (tazuna.yaml, includes, manifests, envfiles) and private temp files. */
   files: ConfigFiles & BuildFiles
-  /** Opens the cluster session; called at most once, and only by modes that need a cluster. */
-  openSession: () => ClusterSession
+  /**
+   * Opens the cluster session; called at most once, and only by modes that need a cluster.
+   * Asynchronous so that the cluster adapters (and @kubernetes/client-node, most of the bundle)
+   * are loaded only then: check mode and build never compile them.
+   */
+  openSession: () => Promise<ClusterSession>
   /** The process environment (helmfile `from: env` vars; KUSTOMIZE_BIN and HELM_BIN). */
   env: Readonly<Record<string, string | undefined>>
   /** Called with every secret value met (the action masks it in the runner log). */

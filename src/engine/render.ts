@@ -40,14 +40,14 @@ export function manifestRenderer(
   run: ConfigRun,
   settings: EngineSettings,
   ports: EnginePorts,
-  openSession: () => ClusterSession
+  openSession: () => Promise<ClusterSession>
 ): (m: Manifest) => Promise<DesiredState> {
   const base = renderContext(run, settings, ports)
   let capabilities: Promise<HelmCapabilities> | undefined
   return async (m) => {
     const needsCapabilities =
       (m.type === 'helmfile' || m.type === 'oras') && !m.helmfile?.kubeVersion
-    if (needsCapabilities) capabilities ??= openSession().discovery.capabilities()
+    if (needsCapabilities) capabilities ??= openSession().then((s) => s.discovery.capabilities())
     return buildManifest(m, {
       ...base,
       ...(needsCapabilities ? { capabilities: await capabilities } : {})

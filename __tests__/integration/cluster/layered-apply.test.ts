@@ -1,6 +1,7 @@
 // Layered apply and State sync against the real API server (§8, §9): sync from empty, no-op
 // re-sync, modified/added/removed with and without prune, atomic, a failing layer, CRD + CR,
-// Job recreation, plain (full) apply, and the read-only reader.
+// Job recreation, the concurrent waves within a manifest, plain (full) apply, and the
+// read-only reader.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import type { KubeSession } from '../../../src/adapters/kube-session.js'
 import { runLayeredApply, type ApplyOptions } from '../../../src/apply/layered-apply.js'
@@ -242,6 +243,111 @@ describe('apply --sync', () => {
     const after = await admin.cluster.get(ref)
     expect((after?.metadata as JsonObject).uid).not.toBe((before?.metadata as JsonObject).uid)
   })
+})
+
+/** A namespaced custom resource definition `gadgets.<group>` (kind Gadget), for wave tests. */
+function gadgetCrd(group: string): JsonObject {
+  return {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `gadgets.${group}` },
+    spec: {
+      group,
+      scope: 'Namespaced',
+      names: { plural: 'gadgets', singular: 'gadget', kind: 'Gadget' },
+      versions: [
+        {
+          name: 'v1',
+          served: true,
+          storage: true,
+          schema: {
+            openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true }
+          }
+        }
+      ]
+    }
+  }
+}
+
+const range = (n: number, prefix: string): string[] =>
+  Array.from({ length: n }, (_, i) => `${prefix}${i}`)
+
+// Objects of one manifest go out concurrently in waves (src/apply/object-waves.ts). Each test
+// lists the objects in the worst render order, so only the waves make it pass.
+describe('waves within one manifest', () => {
+  it('applies custom resources listed before their CRD and Namespace', async () => {
+    const m = uniqueName('wave-crd')
+    const ns = uniqueName('ns')
+    const group = `${uniqueName('g')}.example.com`
+    const gadgets = range(20, 'g').map((name): JsonObject => ({
+      apiVersion: `${group}/v1`,
+      kind: 'Gadget',
+      metadata: { name, namespace: ns },
+      spec: { on: true }
+    }))
+    const { report } = await run(admin, [[unit(m)]], {
+      [m]: [...gadgets, namespace(ns), gadgetCrd(group)]
+    })
+    expect(report).toMatchObject({ ok: true })
+    expect((await admin.store.read(m)).state.entries.size).toBe(22)
+    const last = { apiVersion: `${group}/v1`, kind: 'Gadget', namespace: ns, name: 'g19' }
+    expect(await admin.cluster.get(last)).toBeDefined()
+  })
+
+  it('applies namespaced objects listed before their Namespace', async () => {
+    const m = uniqueName('wave-ns')
+    const ns = uniqueName('ns')
+    const maps = range(40, 'cm').map((name) => configMap(ns, name, { v: name }))
+    const { report } = await run(admin, [[unit(m)]], { [m]: [...maps, namespace(ns)] })
+    expect(report).toMatchObject({ ok: true })
+    expect(await live(ns, 'cm39')).toBeDefined()
+  })
+
+  it('fails the manifest on a broken object mid-wave, saves no State, and a re-run converges', async () => {
+    const m = uniqueName('wave-fail')
+    const ns = uniqueName('ns')
+    const maps = (broken: string) => [
+      namespace(ns),
+      ...range(20, 'a').map((name) => configMap(ns, name, { v: '1' })),
+      configMap(ns, broken, { v: '1' }),
+      ...range(20, 'b').map((name) => configMap(ns, name, { v: '1' }))
+    ]
+    const failed = await run(admin, [[unit(m)]], { [m]: maps('Not_A_Name') })
+    expect(failed.report.ok).toBe(false)
+    expect(failed.report.error).toContain(
+      `manifest "${m}": failed to apply resource /v1/ConfigMap/${ns}/Not_A_Name: `
+    )
+    expect(failed.report.error).toContain('HTTP 422 Invalid')
+    expect((await admin.store.read(m)).resourceVersion).toBeUndefined()
+
+    const fixed = await run(admin, [[unit(m)]], { [m]: maps('fixed') })
+    expect(fixed.report).toMatchObject({ ok: true })
+    expect(fixed.report.layers[0]?.manifests[0]?.counts).toMatchObject({ added: 42 })
+    expect((await admin.store.read(m)).state.entries.size).toBe(42)
+    expect(await live(ns, 'b19')).toBeDefined()
+  })
+
+  it('applies 1,000 objects concurrently, then prunes 500 of them', async () => {
+    const m = uniqueName('wave-1k')
+    const ns = uniqueName('ns')
+    const maps = range(1000, 'cm').map((name) => configMap(ns, name, { v: name }))
+    const first = await run(admin, [[unit(m)]], { [m]: [namespace(ns), ...maps] })
+    expect(first.report).toMatchObject({ ok: true })
+    expect(first.report.layers[0]?.manifests[0]?.counts).toMatchObject({ applied: 1001 })
+    expect((await admin.store.read(m)).state.entries.size).toBe(1001)
+    expect(await live(ns, 'cm999')).toBeDefined()
+
+    const pruned = await run(
+      admin,
+      [[unit(m)]],
+      { [m]: [namespace(ns), ...maps.slice(0, 500)] },
+      { prune: true }
+    )
+    expect(pruned.report.layers[0]?.manifests[0]?.counts).toMatchObject({ pruned: 500 })
+    expect((await admin.store.read(m)).state.entries.size).toBe(501)
+    expect(await live(ns, 'cm500')).toBeUndefined()
+    expect(await live(ns, 'cm499')).toBeDefined()
+  }, 240_000)
 })
 
 describe('test plugins on live objects', () => {

@@ -83,14 +83,29 @@ describe('sync mode', () => {
 
   it('does not save the State of a manifest that failed half-way', async () => {
     const { cluster, store, run } = setup({
-      m: [cm('a', 'first'), cm('a', 'broken'), cm('a', 'never')]
+      m: [ns('a'), cm('a', 'first'), cm('a', 'broken'), cm('a', 'sibling')]
     })
     cluster.failOn.add('broken')
     const report = await run([[u('m')]])
     expect(report.error).toBe(
       'layer 0 apply failed: manifest "m": failed to apply resource /v1/ConfigMap/a/broken: HTTP 422 Invalid: broken is broken'
     )
-    expect(cluster.calls).toEqual(['apply v1/ConfigMap/a/first', 'apply v1/ConfigMap/a/broken'])
+    // The ConfigMaps are one wave, sent together; the failure fails the manifest all the same.
+    expect(cluster.calls).toEqual([
+      'apply v1/Namespace//a',
+      'apply v1/ConfigMap/a/first',
+      'apply v1/ConfigMap/a/broken',
+      'apply v1/ConfigMap/a/sibling'
+    ])
+    expect(store.saves).toEqual([])
+  })
+
+  it('applies no later wave after a failed one (a broken Namespace stops its ConfigMaps)', async () => {
+    const { cluster, store, run } = setup({ m: [ns('broken'), cm('broken', 'cfg')] })
+    cluster.failOn.add('broken')
+    const report = await run([[u('m')]])
+    expect(report.ok).toBe(false)
+    expect(cluster.calls).toEqual(['apply v1/Namespace//broken'])
     expect(store.saves).toEqual([])
   })
 
