@@ -1,7 +1,8 @@
 /**
  * The local command line over the same engine as the action, with Tazuna's global flags
- * (spec §1): `-f/--file-path`, `-e/--environment`, `-t/--tags`, `-l/--log-level`. Results go
- * to stdout; errors go to stderr as `error: ...` with exit code 1 (never a stack trace).
+ * (docs/compatibility.md#command-line-and-kubeconfig): `-f/--file-path`, `-e/--environment`,
+ * `-t/--tags`, `-l/--log-level`. Results go to stdout; errors go to stderr as `error: ...` with
+ * exit code 1 (never a stack trace).
  *
  * Commands are entries of `commands` below: a name (words, e.g. `state diff`), extra flags,
  * and `run`. To add one, write a module exporting a CliCommand (src/cli/command.ts)

@@ -86,7 +86,7 @@ export function readSettings(source: InputSource): Settings {
 
   const sync = flag('sync')
   // TAZUNA_STATE_SYNC_DELETE=true is the legacy `state sync` switch that became --prune
-  // (spec §8: compared case-insensitively with "true").
+  // (docs/compatibility.md#legacy-state-sync: compared case-insensitively with "true").
   const prune = flag('prune') || source.env('TAZUNA_STATE_SYNC_DELETE')?.toLowerCase() === 'true'
   const atomic = flag('atomic')
   if (!sync && prune) {

@@ -43,7 +43,8 @@ export function writeFixtureRepo(options: FixtureOptions = {}): FixtureRepo {
       `    - name: ${name}`,
       '      type: kustomize',
       `      path: ${path}`,
-      // The Namespace itself gets no default namespace (it would enter its key, §13.2).
+      // The Namespace itself gets no default namespace (it would enter its key,
+      // docs/compatibility.md#cluster-scoped-namespace).
       ...(path.endsWith('namespaces')
         ? []
         : ['      kustomize:', `        defaultNamespace: ${id}`]),

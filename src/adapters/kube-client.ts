@@ -3,7 +3,7 @@
  * from client-node's KubeConfig (tokens, client certificates, exec plugins, OIDC); the
  * transport is our own keep-alive agent because client-node 2.0.1 builds a new undici agent
  * (a new TLS connection) per request and its typed serializer drops fields it does not know
- * (action-conventions.md §2.2). Bodies go out as the raw JSON we were given.
+ * (docs/compatibility.md#kubernetes-client). Bodies go out as the raw JSON we were given.
  */
 import http from 'node:http'
 import https from 'node:https'

@@ -1,6 +1,7 @@
 /**
- * The Cluster port over the Kubernetes API (§9.3, §9.4): server-side apply with field manager
- * `tazuna` and force, Job/Pod recreation, deletes that ignore NotFound, and reads.
+ * The Cluster port over the Kubernetes API (docs/compatibility.md#applying-one-object,
+ * #prune-and-delete): server-side apply with field manager `tazuna` and force, Job/Pod recreation,
+ * deletes that ignore NotFound, and reads.
  */
 import { ClusterError } from '../errors.js'
 import type { Clock, Cluster, ObjectRef } from '../apply/ports.js'
@@ -14,10 +15,16 @@ export const FIELD_MANAGER = 'tazuna'
 
 /** Limits of the waits inside apply; defaults follow Tazuna where it has one. */
 export interface ClusterWaits {
-  /** Job/Pod deletion before recreation (§9.3: 5 min, polled every 1 s). */
+  /**
+   * Job/Pod deletion before recreation (docs/compatibility.md#applying-one-object: 5 min, polled
+   * every 1 s).
+   */
   deletionTimeoutMs: number
   deletionPollMs: number
-  /** CRD Established + served by discovery (Tazuna does not wait; see §15.8). */
+  /**
+   * CRD Established + served by discovery (Tazuna does not wait; see
+   * docs/compatibility.md#crd-establishment).
+   */
   crdTimeoutMs: number
   crdPollMs: number
 }
@@ -82,10 +89,11 @@ export class KubeCluster implements Cluster {
     return jsonBody<JsonObject>(what, res)
   }
 
-  // §9.3: Job and Pod specs are largely immutable, so Tazuna deletes, waits until the object is
-  // gone and creates it again. Divergence: batch/v1 Jobs are deleted with propagationPolicy
-  // Background (as kubectl does); Tazuna sends no policy, so batch/v1's legacy orphan default
-  // leaves the old Job's pods behind and holds the Job on the garbage collector's finalizer.
+  // docs/compatibility.md#applying-one-object: Job and Pod specs are largely immutable, so Tazuna
+  // deletes, waits until the object is gone and creates it again. Divergence: batch/v1 Jobs are
+  // deleted with propagationPolicy Background (as kubectl does); Tazuna sends no policy, so
+  // batch/v1's legacy orphan default leaves the old Job's pods behind and holds the Job on the
+  // garbage collector's finalizer.
   private async recreate(object: JsonObject, ref: ObjectRef): Promise<void> {
     const what = `recreate ${describeRef(ref)}`
     if ((await this.get(ref)) !== undefined) {
@@ -189,7 +197,8 @@ function nsName(ref: ObjectRef): string {
   return ref.namespace ? `${ref.namespace}/${ref.name}` : ref.name
 }
 
-// §9.3: resourceVersion cleared and managedFields removed before the apply.
+// docs/compatibility.md#applying-one-object: resourceVersion cleared and managedFields removed
+// before the apply.
 function applyBody(object: JsonObject): JsonObject {
   const copy = structuredClone(object)
   if (isJsonObject(copy.metadata)) {

@@ -1,7 +1,8 @@
 /**
- * Finds and loads the ambient kubeconfig the way kubectl and Tazuna do (§1: `KUBECONFIG`,
- * `~/.kube/config`, in-cluster), but fails fast with guidance where client-node's
- * `loadFromDefault()` would silently fall back to `http://localhost:8080` without credentials.
+ * Finds and loads the ambient kubeconfig the way kubectl and Tazuna do
+ * (docs/compatibility.md#command-line-and-kubeconfig: `KUBECONFIG`, `~/.kube/config`, in-cluster),
+ * but fails fast with guidance where client-node's `loadFromDefault()` would silently fall back to
+ * `http://localhost:8080` without credentials.
  */
 import { existsSync } from 'node:fs'
 import os from 'node:os'

@@ -57,7 +57,10 @@ export class KubeDiscovery implements Discovery {
     return (await this.load()).resources.get(key)
   }
 
-  /** Server gitVersion plus every served group/version and group/version/Kind (§4.2 step 5). */
+  /**
+   * Server gitVersion plus every served group/version and group/version/Kind
+   * (docs/compatibility.md#helmfile step 5).
+   */
   async capabilities(): Promise<HelmCapabilities> {
     const [kubeVersion, snap] = await Promise.all([this.serverVersion(), this.load()])
     const apiVersions = [...new Set([...snap.groupVersions, ...snap.kinds])].sort()

@@ -1,7 +1,8 @@
 /**
- * The StateStore port over ConfigMaps `tazuna/tazuna-state-<manifest>` (§5.1), byte-compatible
- * with the Go CLI: only name, namespace and data are written; reads accept legacy and current
- * data-key encodings. Saves are guarded by the resourceVersion read at the start of the run.
+ * The StateStore port over ConfigMaps `tazuna/tazuna-state-<manifest>`
+ * (docs/compatibility.md#state-storage), byte-compatible with the Go CLI: only name, namespace and
+ * data are written; reads accept legacy and current data-key encodings. Saves are guarded by the
+ * resourceVersion read at the start of the run.
  */
 import { ClusterError } from '../errors.js'
 import type { SaveOptions, StateStore, StoredState } from '../apply/ports.js'
@@ -169,8 +170,9 @@ export class KubeStateStore implements StateStore {
     return current
   }
 
-  // §5.1: a bare Namespace `tazuna` (no labels) is created on the first save when missing.
-  // Without permission to read namespaces the save itself will tell whether it exists.
+  // docs/compatibility.md#state-storage: a bare Namespace `tazuna` (no labels) is created on the
+  // first save when missing. Without permission to read namespaces the save itself will tell
+  // whether it exists.
   private async createNamespaceIfMissing(): Promise<void> {
     const path = `/api/v1/namespaces/${STATE_NAMESPACE}`
     const got = await this.client.request(

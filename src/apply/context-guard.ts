@@ -1,8 +1,8 @@
 /**
- * The kube-context guard of `apply` (§2.3): `spec.context_matches` (or, with `-e X`,
- * `spec.environments.X.context_matches`) are Go regexps that must fully match the kubeconfig's
- * current context, any of them (`or`, default) or all of them (`and`). Checked before any
- * request reaches the cluster.
+ * The kube-context guard of `apply` (docs/compatibility.md#context-guard): `spec.context_matches`
+ * (or, with `-e X`, `spec.environments.X.context_matches`) are Go regexps that must fully match the
+ * kubeconfig's current context, any of them (`or`, default) or all of them (`and`). Checked before
+ * any request reaches the cluster.
  */
 import { goQuote } from '../go/quote.js'
 import { goRegexpMatchesFully } from '../go/regexp.js'

@@ -1,7 +1,8 @@
 /**
- * `apply` over dependency layers (§9.1, §9.2, §9.7): the manifests of a layer run concurrently
- * (capped; state-neutral, §15.9), a barrier separates layers, and a failed layer stops the run
- * after its siblings have finished and saved. `--atomic` holds every State write until all
+ * `apply` over dependency layers (docs/compatibility.md#apply-flow, #layers, #sync-mode): the
+ * manifests of a layer run concurrently (capped; state-neutral,
+ * docs/compatibility.md#layer-concurrency), a barrier separates layers, and a failed layer stops
+ * the run after its siblings have finished and saved. `--atomic` holds every State write until all
  * layers succeeded. `spec.tests` run last.
  */
 import { emptyState } from '../state/state.js'
@@ -23,11 +24,16 @@ export interface ApplyOptions<M extends ManifestUnit = ManifestUnit> {
   sync: boolean
   prune: boolean
   atomic: boolean
-  /** `git rev-parse HEAD` in the tazuna.yaml directory, or '' (§5.4). */
+  /**
+   * `git rev-parse HEAD` in the tazuna.yaml directory, or ''
+   * (docs/compatibility.md#entry-and-metadata-bytes).
+   */
   gitCommitHash: string
   /** Manifests of one layer in flight at once (default 4). */
   concurrency?: number
-  /** Tag filter: unselected manifests are skipped inside their layer (§9.2). */
+  /**
+   * Tag filter: unselected manifests are skipped inside their layer (docs/compatibility.md#layers).
+   */
   isSelected?: (m: M) => boolean
 }
 

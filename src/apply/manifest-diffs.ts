@@ -1,7 +1,7 @@
 /**
- * The read-only half of the engine (§7.2 `state diff`, used by PR runs): every named manifest's
- * Diff between its recorded State and what its manifests render now. Reads State with one
- * list request; never writes, so a read-only kubeconfig suffices.
+ * The read-only half of the engine (docs/compatibility.md#state-diff-text `state diff`, used by PR
+ * runs): every named manifest's Diff between its recorded State and what its manifests render now.
+ * Reads State with one list request; never writes, so a read-only kubeconfig suffices.
  */
 import { resolveLayers, type LayerInput } from '../plan/layers.js'
 import { computeDiff, type DiffEntry } from '../state/diff.js'
@@ -22,7 +22,8 @@ const BUILD_CONCURRENCY = 4
 
 /**
  * Diffs every manifest in declaration order. Unnamed manifests are skipped with a warning
- * (§7.2: no validation, no tag filter). A render or State read failure names the manifest.
+ * (docs/compatibility.md#state-diff-text: no validation, no tag filter). A render or State read
+ * failure names the manifest.
  */
 export async function computeManifestDiffs<M extends ManifestUnit>(
   manifests: readonly M[],
@@ -54,7 +55,10 @@ export async function computeManifestDiffs<M extends ManifestUnit>(
 /** What a pull-request run shows: every manifest's Diff and the apply layers (names). */
 export interface DiffPlan {
   diffs: ManifestDiff[]
-  /** resolveLayers over every manifest (§9.2); throws LayerError for a bad dependsOn graph. */
+  /**
+   * resolveLayers over every manifest (docs/compatibility.md#layers); throws LayerError for a bad
+   * dependsOn graph.
+   */
   layers: string[][]
 }
 

@@ -15,7 +15,10 @@ export interface ManifestUnit {
   oras?: { delegate?: { type?: string; helmfile?: { wait?: boolean; timeoutSeconds?: number } } }
 }
 
-/** A manifest's rendered objects and their State entries (§4.5, §6, §7.1). */
+/**
+ * A manifest's rendered objects and their State entries (docs/compatibility.md#yaml-to-objects,
+ * #contenthash, #diff-classification).
+ */
 export interface DesiredState {
   /** In apply order: CRDs first, then as rendered. */
   objects: readonly JsonObject[]
@@ -29,8 +32,8 @@ export interface DesiredState {
 export type BuildDesired<M extends ManifestUnit> = (manifest: M) => Promise<DesiredState>
 
 /**
- * The readiness wait a manifest asks for (§9.5, §9.7): helmfile `wait: true`, also through an
- * oras helmfile delegate; undefined when none.
+ * The readiness wait a manifest asks for (docs/compatibility.md#readiness, #sync-mode): helmfile
+ * `wait: true`, also through an oras helmfile delegate; undefined when none.
  */
 export function readinessWaitOf(m: ManifestUnit): { timeoutSeconds: number } | undefined {
   const helmfile =

@@ -24,7 +24,10 @@ export interface StoredState {
   resourceVersion?: string
 }
 
-/** What a save needs to resolve a concurrent writer (§5.1, optimistic concurrency). */
+/**
+ * What a save needs to resolve a concurrent writer (docs/compatibility.md#state-storage, optimistic
+ * concurrency).
+ */
 export interface SaveOptions {
   /** Logical state keys this run applied, pruned or otherwise decided. */
   touchedKeys: ReadonlySet<string>
@@ -32,7 +35,9 @@ export interface SaveOptions {
   base: StoredState
 }
 
-/** The per-manifest State ConfigMaps in namespace `tazuna` (§5.1). */
+/**
+ * The per-manifest State ConfigMaps in namespace `tazuna` (docs/compatibility.md#state-storage).
+ */
 export interface StateStore {
   /** Reads one manifest's State; a missing ConfigMap is an empty State. */
   read(manifest: string): Promise<StoredState>
@@ -48,9 +53,12 @@ export interface StateStore {
 
 /** The cluster operations apply, prune, readiness waits and test plugins need. */
 export interface Cluster {
-  /** Server-side apply (field manager `tazuna`, force); Job and Pod are recreated (§9.3). */
+  /**
+   * Server-side apply (field manager `tazuna`, force); Job and Pod are recreated
+   * (docs/compatibility.md#applying-one-object).
+   */
   apply(object: JsonObject): Promise<void>
-  /** Deletes with default options; NotFound is success (§9.4). */
+  /** Deletes with default options; NotFound is success (docs/compatibility.md#prune-and-delete). */
   delete(ref: ObjectRef): Promise<void>
   /** The live object, or undefined when it does not exist. */
   get(ref: ObjectRef): Promise<JsonObject | undefined>

@@ -1,12 +1,12 @@
 /**
- * helmfile `wait: true` (§9.5): after a manifest's objects are applied, wait until each is
- * ready, one after another, sharing one timeout.
+ * helmfile `wait: true` (docs/compatibility.md#readiness): after a manifest's objects are applied,
+ * wait until each is ready, one after another, sharing one timeout.
  */
 import { isJsonObject, type JsonObject, type JsonValue } from '../go/yaml.js'
 import type { Clock, Cluster, ObjectRef } from './ports.js'
 
 const POLL_MS = 2000
-/** `timeoutSeconds` ≤ 0 means this many seconds (§9.5). */
+/** `timeoutSeconds` ≤ 0 means this many seconds (docs/compatibility.md#readiness). */
 export const DEFAULT_WAIT_SECONDS = 300
 
 /**

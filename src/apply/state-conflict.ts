@@ -1,7 +1,8 @@
 /**
- * How a State save resolves a concurrent writer (§5.1: upstream simply fails on a conflict).
- * A run may overwrite entries it applied or pruned; anything else that changed under it was
- * written by another deploy, and silently overwriting that would lose the other deploy's record.
+ * How a State save resolves a concurrent writer (docs/compatibility.md#state-storage: upstream
+ * simply fails on a conflict). A run may overwrite entries it applied or pruned; anything else that
+ * changed under it was written by another deploy, and silently overwriting that would lose the
+ * other deploy's record.
  */
 
 /**

@@ -1,7 +1,7 @@
 /**
  * The API server's size limit on ConfigMap data, checked before a State save so an oversized
- * State fails with a message naming the manifest instead of a bare 422 (§5.1 "no size
- * management" upstream).
+ * State fails with a message naming the manifest instead of a bare 422
+ * (docs/compatibility.md#state-storage "no size management" upstream).
  */
 import { ClusterError } from '../errors.js'
 

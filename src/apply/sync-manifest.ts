@@ -1,7 +1,8 @@
 /**
- * Applying one manifest: `--sync` mode (§9.7: only what the Diff says, optional prune, State
- * updated only when something changed) and full mode (§9.6: every object, State overwritten).
- * A failure anywhere means this manifest's State is not saved.
+ * Applying one manifest: `--sync` mode (docs/compatibility.md#sync-mode: only what the Diff says,
+ * optional prune, State updated only when something changed) and full mode
+ * (docs/compatibility.md#plain-mode: every object, State overwritten). A failure anywhere means
+ * this manifest's State is not saved.
  */
 import { computeDiff, type DiffEntry } from '../state/diff.js'
 import { formatStateKey, parseStateKey, resourceOf, stateKeyOf } from '../state/key.js'
@@ -66,8 +67,9 @@ export class ManifestError extends Error {
 }
 
 /**
- * `--sync` for one manifest (§9.7): apply added/modified/always-sync, prune or keep removed,
- * wait if asked, save State (or return it as `pending` when atomic), then run its tests.
+ * `--sync` for one manifest (docs/compatibility.md#sync-mode): apply added/modified/always-sync,
+ * prune or keep removed, wait if asked, save State (or return it as `pending` when atomic), then
+ * run its tests.
  */
 export async function syncManifest(
   m: ManifestUnit,
@@ -123,7 +125,10 @@ export async function syncManifest(
   return { counts, result: 'applied', ...(pending ? { pending } : {}) }
 }
 
-/** Plain apply for one manifest (§9.6): everything, tests, then State overwritten. */
+/**
+ * Plain apply for one manifest (docs/compatibility.md#plain-mode): everything, tests, then State
+ * overwritten.
+ */
 export async function applyManifestFully(
   m: ManifestUnit,
   desired: DesiredState,
@@ -158,9 +163,10 @@ export async function runManifestTests(
 }
 
 // Objects go out in waves (object-waves.ts: CRDs, Namespaces, ... each wave concurrently),
-// in render order within a wave, not in the Diff's key order (§9.7 upstream sends them one at
-// a time in key order, which would apply `m//v1/ConfigMap/ns/x` before `m//v1/Namespace/ns`).
-// The resulting cluster and State are the same either way; a failed object fails the manifest.
+// in render order within a wave, not in the Diff's key order (docs/compatibility.md#sync-mode
+// upstream sends them one at a time in key order, which would apply `m//v1/ConfigMap/ns/x` before
+// `m//v1/Namespace/ns`). The resulting cluster and State are the same either way; a failed object
+// fails the manifest.
 async function applyObjects(
   manifest: string,
   objects: readonly JsonObject[],

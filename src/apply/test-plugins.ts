@@ -1,6 +1,7 @@
 /**
- * Test plugins (§2.8): `WaitUntil` (a CEL condition over one live object) and `ExistNonExist`,
- * run after a manifest and after all manifests (`spec.tests`), with Tazuna's retry loop.
+ * Test plugins (docs/compatibility.md#test-plugins): `WaitUntil` (a CEL condition over one live
+ * object) and `ExistNonExist`, run after a manifest and after all manifests (`spec.tests`), with
+ * Tazuna's retry loop.
  */
 import { Environment } from '@marcbachmann/cel-js'
 import type { JsonValue } from '../go/yaml.js'

@@ -1,7 +1,7 @@
 /**
- * `destroy [--force] [--tags ...]` (spec §10.5): validate as `build` does, the kube-context
- * guard, then two guards before anything is deleted — the confirmation prompt on stdin unless
- * `--force`, and `TAZUNA_DESTROY_EXECUTABLE`, which must parse as Go's `strconv.ParseBool`
+ * `destroy [--force] [--tags ...]` (docs/compatibility.md#destroy): validate as `build` does, the
+ * kube-context guard, then two guards before anything is deleted — the confirmation prompt on stdin
+ * unless `--force`, and `TAZUNA_DESTROY_EXECUTABLE`, which must parse as Go's `strconv.ParseBool`
  * true (otherwise Tazuna's skip message and exit 0). Manifests go in declaration order; State
  * is left as it is. Command line only: the action has no destroy mode.
  */

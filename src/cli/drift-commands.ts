@@ -1,8 +1,8 @@
 /**
- * `state drift` and `status` (spec §10.2, §10.3): read-only views of the live cluster against
- * the recorded State, with Tazuna's exact text on stdout. Like Tazuna they expand includes but
- * validate nothing else and ignore `--tags`, and exit 0 whatever they find. `--exit-code` (ours,
- * for scripts) exits 2 when there is drift or an object that is not Ready.
+ * `state drift` and `status` (docs/compatibility.md#state-drift): read-only views of the live cluster
+ * against the recorded State, with Tazuna's exact text on stdout. Like Tazuna they expand includes
+ * but validate nothing else and ignore `--tags`, and exit 0 whatever they find. `--exit-code`
+ * (ours, for scripts) exits 2 when there is drift or an object that is not Ready.
  */
 import { renderDriftText, renderStatusText } from '../state/drift-text.js'
 import type { CliCommand } from './command.js'

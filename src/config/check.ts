@@ -1,8 +1,8 @@
 /**
- * `tazuna check` (spec §3): load, schema-validate the unexpanded document, check the `-e`
- * environment, expand includes, then manifest names and dependsOn on the expanded list. Never
- * contacts a cluster. Unlike upstream, which stops at the first failing step, every problem
- * of every step that can run is returned, each with its file and line.
+ * `tazuna check` (docs/compatibility.md#check): load, schema-validate the unexpanded document,
+ * check the `-e` environment, expand includes, then manifest names and dependsOn on the expanded
+ * list. Never contacts a cluster. Unlike upstream, which stops at the first failing step, every
+ * problem of every step that can run is returned, each with its file and line.
  */
 import path from 'node:path'
 import { ConfigError, type ConfigProblem } from '../errors.js'
@@ -87,7 +87,7 @@ async function pathProblems(
   return problems
 }
 
-/** `-e X` requires `spec.environments.X` (spec §2.3). */
+/** `-e X` requires `spec.environments.X` (docs/compatibility.md#context-guard). */
 export function environmentProblems(loaded: LoadedConfig, environment: string): ConfigProblem[] {
   const { spec } = loaded.config
   if (environment === '' || Object.hasOwn(spec.environments, environment)) return []

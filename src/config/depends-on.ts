@@ -1,7 +1,7 @@
 /**
- * `dependsOn` checks of `tazuna check` (spec §3 step 4) on the include-expanded list: unknown
- * and self references (all reported), then — only when there are none — a cycle, found by
- * the same layering the apply uses (src/plan/layers.ts).
+ * `dependsOn` checks of `tazuna check` (docs/compatibility.md#check step 4) on the include-expanded
+ * list: unknown and self references (all reported), then — only when there are none — a cycle,
+ * found by the same layering the apply uses (src/plan/layers.ts).
  */
 import type { ConfigProblem } from '../errors.js'
 import { LayerError, resolveLayers } from '../plan/layers.js'

@@ -1,7 +1,7 @@
 /**
- * Include expansion (spec §2.6): a manifest with `includes` is replaced, in place and in
- * include order, by the `spec.manifests` of each included file. Included files are rendered
- * with the same template engine and environment; nesting is forbidden; every path — of the
+ * Include expansion (docs/compatibility.md#includes): a manifest with `includes` is replaced, in
+ * place and in include order, by the `spec.manifests` of each included file. Included files are
+ * rendered with the same template engine and environment; nesting is forbidden; every path — of the
  * include file and of the manifests inside it — is relative to the directory of the
  * *top-level* tazuna.yaml. Included manifests keep their own file and line (`source`).
  */

@@ -1,7 +1,7 @@
 /**
- * Loading tazuna.yaml (spec §2.1): read, render as a Go template (tazuna mode, `.Environment`),
- * parse with sigs.k8s.io/yaml semantics, decode with Go's encoding/json rules, then the
- * minimum-version gate. Include files go through the same steps (includes.ts).
+ * Loading tazuna.yaml (docs/compatibility.md#config-loading): read, render as a Go template (tazuna
+ * mode, `.Environment`), parse with sigs.k8s.io/yaml semantics, decode with Go's encoding/json
+ * rules, then the minimum-version gate. Include files go through the same steps (includes.ts).
  *
  * Lines in YAML problems are lines of the *rendered* text, as in Tazuna: they match the file
  * unless a template action adds or removes lines above them.

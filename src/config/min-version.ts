@@ -1,7 +1,7 @@
 /**
- * `spec.minimumSupportedTazunaVersion` (spec §2.1 step 4). Versions are parsed like
- * Masterminds/semver's NewVersion (a leading `v`, and missing minor/patch, are accepted) and
- * compared by semver precedence.
+ * `spec.minimumSupportedTazunaVersion` (docs/compatibility.md#config-loading step 4). Versions are
+ * parsed like Masterminds/semver's NewVersion (a leading `v`, and missing minor/patch, are
+ * accepted) and compared by semver precedence.
  */
 import { goQuote } from '../go/quote.js'
 

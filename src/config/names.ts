@@ -1,6 +1,7 @@
 /**
- * Manifest name rules (spec §2.5, current upstream rule): a name becomes the State ConfigMap
- * `tazuna-state-<name>`, so it must be a DNS-1123-label-like string of at most 240 bytes.
+ * Manifest name rules (docs/compatibility.md#manifest-names, current upstream rule): a name becomes
+ * the State ConfigMap `tazuna-state-<name>`, so it must be a DNS-1123-label-like string of at most
+ * 240 bytes.
  */
 import type { ConfigProblem } from '../errors.js'
 import { goQuote } from '../go/quote.js'

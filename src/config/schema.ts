@@ -1,20 +1,21 @@
 /**
- * The tazuna.yaml schema (spec §2.2–2.4, 2.8, 2.9, 4.2, 4.4; pepabo/tazuna:api/v1). Field
- * names are the exact JSON names, including the snake_case `context_matches` and
- * `context_match_mode`. Values are decoded with Go semantics (go-json.ts): scalars, slices and
- * maps always hold at least their zero value; optional sub-objects (Go pointers) may be absent.
+ * The tazuna.yaml schema (docs/compatibility.md#schema, #context-guard, #test-plugins, #providers,
+ * #helmfile, #oras; pepabo/tazuna:api/v1). Field names are the exact JSON names, including the
+ * snake_case `context_matches` and `context_match_mode`. Values are decoded with Go semantics
+ * (go-json.ts): scalars, slices and maps always hold at least their zero value; optional
+ * sub-objects (Go pointers) may be absent.
  */
 import type { SourceLocation } from '../errors.js'
 import type { JsonValue } from '../go/yaml.js'
 
-/** The whole file (spec §2.2). */
+/** The whole file (docs/compatibility.md#schema). */
 export interface TazunaConfig {
   apiVersion: string
   kind: string
   spec: TazunaSpec
 }
 
-/** `spec` (spec §2.3). */
+/** `spec` (docs/compatibility.md#context-guard). */
 export interface TazunaSpec {
   minimumSupportedTazunaVersion: string
   context_matches: string[]
@@ -31,7 +32,7 @@ export interface EnvironmentSpec {
   context_match_mode: string
 }
 
-/** One `spec.manifests[]` entry (spec §2.4). */
+/** One `spec.manifests[]` entry (docs/compatibility.md#schema). */
 export interface Manifest {
   name: string
   description: string
@@ -49,17 +50,17 @@ export interface Manifest {
   source: SourceLocation
 }
 
-/** `includes[]` (spec §2.6). */
+/** `includes[]` (docs/compatibility.md#includes). */
 export interface Include {
   path: string
 }
 
-/** `kustomize` options (spec §4.1). */
+/** `kustomize` options (docs/compatibility.md#kustomize). */
 export interface ManifestKustomize {
   defaultNamespace: string
 }
 
-/** `helmfile` options (spec §4.2). */
+/** `helmfile` options (docs/compatibility.md#helmfile). */
 export interface ManifestHelmfile {
   vars: Record<string, HelmfileVar>
   includeCRDs: boolean
@@ -71,8 +72,9 @@ export interface ManifestHelmfile {
 }
 
 /**
- * One helmfile var: `from` is `env`, `static` or `op` (spec §3 step 2, §4.2). The Go types of
- * `staticSlice` and `staticMap` are not documented; they are decoded as any JSON values.
+ * One helmfile var: `from` is `env`, `static` or `op` (docs/compatibility.md#check step 2,
+ * docs/compatibility.md#helmfile). The Go types of `staticSlice` and `staticMap` are not
+ * documented; they are decoded as any JSON values.
  */
 export interface HelmfileVar {
   from: string
@@ -91,7 +93,7 @@ export interface HelmfileVarOnePassword {
   key: string
 }
 
-/** `oras` options (spec §4.4). */
+/** `oras` options (docs/compatibility.md#oras). */
 export interface ManifestORAS {
   reference: string
   target: string
@@ -108,7 +110,7 @@ export interface ORASDelegate {
   kustomize?: ManifestKustomize
 }
 
-/** A test plugin (spec §2.8). */
+/** A test plugin (docs/compatibility.md#test-plugins). */
 export interface TestPluginSpec {
   type: string
   minConsecutiveSuccessCount: number
@@ -141,7 +143,7 @@ export interface ExistNonExistSpec {
   shouldExist: boolean
 }
 
-/** A secret provider for genesissecret (spec §2.9). */
+/** A secret provider for genesissecret (docs/compatibility.md#providers). */
 export interface ProviderConfig {
   name: string
   type: string
@@ -149,5 +151,5 @@ export interface ProviderConfig {
   envfile?: { path: string }
 }
 
-/** The manifest types Tazuna registers (spec §1). */
+/** The manifest types Tazuna registers (docs/compatibility.md#command-line-and-kubeconfig). */
 export const MANIFEST_TYPES = ['kustomize', 'helmfile', 'genesissecret', 'oras'] as const

@@ -1,8 +1,9 @@
 /**
- * Per-manifest schema checks of `tazuna check` (spec §3 step 2, pepabo/tazuna:pkg/validator).
- * Messages quoted by the spec are kept verbatim; the few it does not quote (helmfile var
- * fields, oras presence, op:// URIs) are worded here in the same style.
- * Path existence is deliberately not checked for kustomize/helmfile/oras (spec §13.15).
+ * Per-manifest schema checks of `tazuna check` (docs/compatibility.md#check step 2,
+ * pepabo/tazuna:pkg/validator). Messages quoted by the spec are kept verbatim; the few it does not
+ * quote (helmfile var fields, oras presence, op:// URIs) are worded here in the same style.
+ * Path existence is deliberately not checked for kustomize/helmfile/oras
+ * (docs/compatibility.md#validation-coverage).
  */
 import path from 'node:path'
 import type { ConfigProblem, SourceLocation } from '../errors.js'
@@ -117,7 +118,7 @@ function validateOras(loaded: LoadedConfig, manifest: Manifest, report: Report):
 /**
  * When the GenesisSecret file exists and parses and uses the built-in 1Password provider,
  * every `secrets[].uri` must be `op://<host>/<vault>/<item>`. A missing or unparseable file
- * is not a `check` problem (spec §3).
+ * is not a `check` problem (docs/compatibility.md#check).
  */
 async function validateGenesisSecretUris(
   loaded: LoadedConfig,

@@ -1,7 +1,7 @@
 /**
- * `tazuna check`'s schema validation of the *unexpanded* document (spec §3 step 2): root
- * identity, context guard regexes and modes, environments, every manifest, providers. Unlike
- * upstream, which stops at the first failure, every problem is returned.
+ * `tazuna check`'s schema validation of the *unexpanded* document (docs/compatibility.md#check step
+ * 2): root identity, context guard regexes and modes, environments, every manifest, providers.
+ * Unlike upstream, which stops at the first failure, every problem is returned.
  */
 import type { ConfigProblem } from '../errors.js'
 import type { ConfigFiles } from './files.js'
@@ -83,7 +83,10 @@ function contextGuardProblems(
   }
 }
 
-/** Provider rules (spec §2.9); `default-op` is built in and cannot be redefined. */
+/**
+ * Provider rules (docs/compatibility.md#providers); `default-op` is built in and cannot be
+ * redefined.
+ */
 function providerProblems(
   provider: ProviderConfig,
   index: number,

@@ -1,5 +1,5 @@
 /**
- * The destroy step of the engine (spec §10.5): the kube-context guard, the caller's
+ * The destroy step of the engine (docs/compatibility.md#destroy): the kube-context guard, the caller's
  * confirmation, then every selected manifest in declaration order (no dependsOn layers, not
  * reversed) rendered and its objects deleted in render order (CRDs first). State ConfigMaps are
  * left exactly as they are, as Tazuna leaves them.

@@ -1,7 +1,7 @@
 /**
  * Decoding a parsed YAML value into typed config the way Tazuna's Go does it: sigs.k8s.io/yaml
  * (YAML → JSON, coercing numbers and booleans to strings where the Go field is a string) and
- * then encoding/json v1 (spec §2.1 step 3):
+ * then encoding/json v1 (docs/compatibility.md#config-loading step 3):
  * - unknown fields are ignored; a key matches a field exactly or case-insensitively; when
  *   several keys match one field, the one that sorts last wins (JSON objects from
  *   sigs.k8s.io/yaml have sorted keys);

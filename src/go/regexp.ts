@@ -1,8 +1,9 @@
 /**
- * Go (RE2) regular expressions in JavaScript, for `context_matches` (spec §2.3, §3 step 2).
- * Tazuna compiles them with Go's regexp.Compile, so a pattern must be rejected exactly when
- * Go rejects it (look-around, back-references, possessive or stacked repeats, repeat counts
- * over 1000, unknown `\p{...}`), with Go's message, and must match what Go matches.
+ * Go (RE2) regular expressions in JavaScript, for `context_matches`
+ * (docs/compatibility.md#context-guard, #check step 2). Tazuna compiles them with Go's
+ * regexp.Compile, so a pattern must be rejected exactly when Go rejects it (look-around,
+ * back-references, possessive or stacked repeats, repeat counts over 1000, unknown `\p{...}`), with
+ * Go's message, and must match what Go matches.
  *
  * This is a port of the parser in Go's regexp/syntax (parse.go, Perl flags) that builds a small
  * tree and prints it as JavaScript source for the `u` flag. Go-only syntax is translated:
@@ -47,7 +48,10 @@ export function compileGoRegexp(pattern: string): RegExp {
   return new RegExp(printAlternatives(parseGoRegexp(pattern)), 'u')
 }
 
-/** Whether `subject` matches `^(?:pattern)$` as Go evaluates it (the context guard, §2.3). */
+/**
+ * Whether `subject` matches `^(?:pattern)$` as Go evaluates it (the context guard,
+ * docs/compatibility.md#context-guard).
+ */
 export function goRegexpMatchesFully(pattern: string, subject: string): boolean {
   return compileGoRegexp(`^(?:${pattern})$`).test(subject)
 }

@@ -110,9 +110,10 @@ export const tazunaGoType = struct('Tazuna', {
 })
 
 /**
- * A GenesisSecret file (spec §4.3), read by `check` (op:// URIs, spec §3) and by Build. The
- * kubernetesSecret output's unused `context` field is left out: its Go type is not documented,
- * and an unknown field is ignored rather than guessed wrong.
+ * A GenesisSecret file (docs/compatibility.md#genesissecret), read by `check` (op:// URIs,
+ * docs/compatibility.md#check) and by Build. The kubernetesSecret output's unused `context` field
+ * is left out: its Go type is not documented, and an unknown field is ignored rather than guessed
+ * wrong.
  */
 export const genesisSecretGoType = struct('GenesisSecret', {
   spec: struct('GenesisSecretSpec', {

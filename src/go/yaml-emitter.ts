@@ -1,9 +1,10 @@
 /**
- * sigs.k8s.io/yaml.Marshal of a GenesisSecret's v1 Secret (spec §4.3): Go marshals the struct to
- * JSON, go-yaml v2 reads that back into maps and writes them. The result: keys sorted with go-yaml
- * v2's "natural" order (sorter.go keyList.Less), strings in the style go-yaml v2 picks, long
- * plain and quoted strings folded at column 80, two-space indentation. A port of the emitter
- * paths (emitterc.go) that block mappings of strings, nulls and nested mappings take.
+ * sigs.k8s.io/yaml.Marshal of a GenesisSecret's v1 Secret (docs/compatibility.md#genesissecret): Go
+ * marshals the struct to JSON, go-yaml v2 reads that back into maps and writes them. The result:
+ * keys sorted with go-yaml v2's "natural" order (sorter.go keyList.Less), strings in the style
+ * go-yaml v2 picks, long plain and quoted strings folded at column 80, two-space indentation. A
+ * port of the emitter paths (emitterc.go) that block mappings of strings, nulls and nested mappings
+ * take.
  */
 import type { JsonObject, JsonValue } from './yaml.js'
 import { goYamlKeyLess } from './yaml-order.js'

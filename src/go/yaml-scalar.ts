@@ -2,8 +2,9 @@
  * How go-yaml v2 (go.yaml.in/yaml/v2 v2.4.x, used by sigs.k8s.io/yaml.Marshal) decides to write
  * a string: whether it may stay plain (encode.go `stringv` + resolve.go `resolve`) and which
  * styles the emitter allows for it (emitterc.go `yaml_emitter_analyze_scalar`). A line-by-line
- * port, so GenesisSecret Build text is byte-identical to Tazuna's (spec §4.3). The resolve step
- * is the parser's own (src/go/yaml-resolve.ts), as go-yaml's encoder calls its decoder's resolve.
+ * port, so GenesisSecret Build text is byte-identical to Tazuna's
+ * (docs/compatibility.md#genesissecret). The resolve step is the parser's own
+ * (src/go/yaml-resolve.ts), as go-yaml's encoder calls its decoder's resolve.
  */
 import { resolveGoScalar } from './yaml-resolve.js'
 

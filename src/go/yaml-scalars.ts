@@ -1,11 +1,11 @@
 /**
  * go-yaml v2 (the parser behind sigs.k8s.io/yaml) scalar semantics for the `yaml` package:
  * plain scalars resolve through go-resolve.ts (go-yaml's own `resolve`), not through the YAML
- * 1.1 schema's tags, which differ in ways that change ContentHash (spec §6 "YAML-parsing
- * hazards"; the differences are listed in go-resolve.ts). Integers resolve to `bigint` and
- * floats to `number`; the value walk converts them (integers keep their exact value until JSON
- * decoding into float64, and int keys print as integers while float keys print with strconv's
- * `%g` at float32 precision, `1e+06`).
+ * 1.1 schema's tags, which differ in ways that change ContentHash
+ * (docs/compatibility.md#contenthash "YAML-parsing hazards"; the differences are listed in
+ * go-resolve.ts). Integers resolve to `bigint` and floats to `number`; the value walk converts them
+ * (integers keep their exact value until JSON decoding into float64, and int keys print as integers
+ * while float keys print with strconv's `%g` at float32 precision, `1e+06`).
  */
 import type { ScalarTag, Tags } from 'yaml'
 import { resolveGoScalar } from './yaml-resolve.js'

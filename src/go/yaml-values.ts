@@ -1,8 +1,9 @@
 /**
  * Turns a parsed YAML document into the value Go ends up with after go-yaml v2 →
- * sigs.k8s.io/yaml → encoding/json (spec §4.5 step 1, §13.1). Walking the syntax tree (rather
- * than `toJS`) is what makes these go-yaml details reproducible, each confirmed with the Go
- * oracle (__tests__/oracle/hash):
+ * sigs.k8s.io/yaml → encoding/json (docs/compatibility.md#yaml-to-objects step 1,
+ * docs/compatibility.md#go-parsed-hash-input). Walking the syntax tree (rather than `toJS`) is what
+ * makes these go-yaml details reproducible, each confirmed with the Go oracle
+ * (__tests__/oracle/hash):
  * - merge keys are applied where `<<` appears: a merged value overrides keys written before
  *   the `<<` (go-yaml v2), keys after it override the merge; in a `<<: [a, b]` list earlier maps
  *   win; a quoted `"<<"` is an ordinary key;

@@ -1,7 +1,8 @@
 /**
  * YAML parsing with the semantics of sigs.k8s.io/yaml (go-yaml v2 → JSON → encoding/json), which
- * Tazuna uses for tazuna.yaml and for every rendered manifest (spec §2.1 step 3, §4.5, §13.1).
- * The values feed ContentHash, so they must equal what Go decodes:
+ * Tazuna uses for tazuna.yaml and for every rendered manifest (docs/compatibility.md#config-loading
+ * step 3, docs/compatibility.md#yaml-to-objects, #go-parsed-hash-input). The values feed
+ * ContentHash, so they must equal what Go decodes:
  * - YAML 1.1 scalars as go-yaml v2 resolves them (go-scalars.ts): `yes/no/on/off/y/n` are
  *   booleans, `0755` is octal, `0x1f` hex, `1_000` 1000, no sexagesimal numbers;
  * - timestamps stay strings (go-yaml v2 decodes them into interface{} as strings);

@@ -1,7 +1,8 @@
 /**
- * Splits a rendered stream into documents the way Tazuna's decoder does (spec §4.5 step 1):
- * apimachinery's `YAMLOrJSONDecoder` with a 4096-byte sniff buffer. The framing matters for
- * compatibility because it differs from a YAML parser's own stream handling:
+ * Splits a rendered stream into documents the way Tazuna's decoder does
+ * (docs/compatibility.md#yaml-to-objects step 1): apimachinery's `YAMLOrJSONDecoder` with a
+ * 4096-byte sniff buffer. The framing matters for compatibility because it differs from a YAML
+ * parser's own stream handling:
  * - a stream whose first non-space byte (within 4096 bytes) is `{` is read as a JSON stream;
  *   if the first or second value fails, the decoder rewinds to the end of the last good value
  *   and reads the rest as YAML; after two good values a failure is an error;

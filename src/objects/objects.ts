@@ -1,7 +1,8 @@
 /**
- * From rendered YAML text to the objects Tazuna applies and hashes (spec §4.5,
- * `ConvertManifestsToObjects`). Every detail feeds the state key or the ContentHash, so it
- * follows the Go code, quirks included (§13.1, §13.2).
+ * From rendered YAML text to the objects Tazuna applies and hashes
+ * (docs/compatibility.md#yaml-to-objects, `ConvertManifestsToObjects`). Every detail feeds the
+ * state key or the ContentHash, so it follows the Go code, quirks included
+ * (docs/compatibility.md#go-parsed-hash-input, #cluster-scoped-namespace).
  */
 import { ConfigError } from '../errors.js'
 import { computeContentHash } from '../state/hash.js'

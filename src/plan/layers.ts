@@ -1,7 +1,7 @@
 /**
- * Dependency layers of `apply` (spec §9.2, upstream `ResolveDependencyOrder`). Manifests of one
- * layer do not depend on each other and may run concurrently; a layer starts after the previous
- * one finished.
+ * Dependency layers of `apply` (docs/compatibility.md#layers, upstream `ResolveDependencyOrder`).
+ * Manifests of one layer do not depend on each other and may run concurrently; a layer starts after
+ * the previous one finished.
  */
 
 /** What layering needs of a manifest. */

@@ -1,5 +1,6 @@
 /**
- * The `--tags` filter (spec §2.7): honoured by apply/build/destroy/plan, not by state commands.
+ * The `--tags` filter (docs/compatibility.md#tags): honoured by apply/build/destroy/plan, not by
+ * state commands.
  */
 
 /** True when the filter is empty or any filter tag is one of the manifest's tags (OR). */

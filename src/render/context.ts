@@ -15,7 +15,7 @@ export interface HelmCapabilities {
   apiVersions: string[]
 }
 
-/** One `helmfile.vars` entry of tazuna.yaml (spec §3, §4.2 step 1). */
+/** One `helmfile.vars` entry of tazuna.yaml (docs/compatibility.md#check, #helmfile step 1). */
 export interface HelmfileVarSpec {
   from?: string
   env?: string
@@ -25,7 +25,7 @@ export interface HelmfileVarSpec {
   op?: { key?: string; vault?: string; item?: string; field?: string }
 }
 
-/** `manifests[].helmfile` (spec §4.2). */
+/** `manifests[].helmfile` (docs/compatibility.md#helmfile). */
 export interface HelmfileOptionsSpec {
   vars?: Record<string, HelmfileVarSpec>
   includeCRDs?: boolean
@@ -44,7 +44,7 @@ export interface BuildManifestSpec {
   helmfile?: HelmfileOptionsSpec
 }
 
-/** `spec.providers[]` (spec §2.9). */
+/** `spec.providers[]` (docs/compatibility.md#providers). */
 export interface ProviderSpec {
   name: string
   type: string
@@ -67,7 +67,10 @@ export interface BuildContext {
   configDir: string
   /** The `-e` value, or "". */
   environment: string
-  /** From cluster discovery; absent when building without a cluster (spec §13.19). */
+  /**
+   * From cluster discovery; absent when building without a cluster
+   * (docs/compatibility.md#build-without-a-cluster).
+   */
   capabilities?: HelmCapabilities
   providers: readonly ProviderSpec[]
   /** Called with every secret value met; the action wires it to core.setSecret. */

@@ -1,7 +1,8 @@
 /**
- * Building one manifest (spec §4): the raw text `tazuna build` prints (§4.6) and the objects,
- * state entries and always-sync keys that diff and apply use (§4.5, §7.1). Dispatches on the
- * manifest type; every error leaves here with registered secret values redacted.
+ * Building one manifest (docs/compatibility.md#rendering): the raw text `tazuna build` prints
+ * (docs/compatibility.md#build-output) and the objects, state entries and always-sync keys that
+ * diff and apply use (docs/compatibility.md#yaml-to-objects, #diff-classification). Dispatches on
+ * the manifest type; every error leaves here with registered secret values redacted.
  */
 import path from 'node:path'
 import { ConfigError } from '../errors.js'
@@ -17,7 +18,10 @@ import { createSecretRegistry } from './secrets.js'
 export interface BuiltManifest {
   objects: JsonObject[]
   entries: Map<string, string>
-  /** Keys that are always applied and reported as `always-sync` (genesissecret, §7.1). */
+  /**
+   * Keys that are always applied and reported as `always-sync` (genesissecret,
+   * docs/compatibility.md#diff-classification).
+   */
   alwaysSync: Set<string>
 }
 
@@ -53,7 +57,10 @@ export async function renderManifestText(
   return withRedaction(ctx, (run) => renderText(manifest, run))
 }
 
-/** The default namespace §4.5 applies to this manifest type's objects. */
+/**
+ * The default namespace docs/compatibility.md#yaml-to-objects applies to this manifest type's
+ * objects.
+ */
 export function defaultNamespaceOf(manifest: BuildManifestSpec): string {
   if (manifest.type === 'kustomize') return manifest.kustomize?.defaultNamespace ?? ''
   if (manifest.type === 'helmfile') return manifest.helmfile?.defaultNamespace ?? ''

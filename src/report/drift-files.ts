@@ -1,6 +1,7 @@
 /**
  * report.json and report.txt of a drift run. report.txt is what the Tazuna CLI prints for the
- * same cluster: `state drift` (whole-object hashes, §10.2) followed by `status` (§10.3).
+ * same cluster: `state drift` (whole-object hashes, docs/compatibility.md#state-drift) followed by
+ * `status` (docs/compatibility.md#status).
  */
 import { renderDriftText, renderStatusText } from '../state/drift-text.js'
 import { sortDrift, type ManifestDrift, type ManifestStatus } from '../state/drift.js'

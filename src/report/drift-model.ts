@@ -51,7 +51,9 @@ export interface DriftCounts {
   drifted: number
   /** Recorded objects that no longer exist. */
   missing: number
-  /** Objects that exist but are not Ready (§9.5), or could not be read. */
+  /**
+   * Objects that exist but are not Ready (docs/compatibility.md#readiness), or could not be read.
+   */
   notReady: number
   /** Objects Tazuna's `state drift` marks live-drifted (server defaults included). */
   hashDrifted: number

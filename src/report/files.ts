@@ -1,7 +1,7 @@
 /**
  * The machine-readable report (report.json) and the text report (report.txt) the action
  * writes under RUNNER_TEMP, and the step outputs derived from them. Outputs carry only counts,
- * names and paths: a job's outputs are limited to 1 MB (action conventions §1.7).
+ * names and paths: a job's outputs are limited to 1 MB (docs/compatibility.md#step-outputs).
  */
 import { formatProblem } from '../errors.js'
 import { formatDuration } from './apply-markdown.js'

@@ -1,7 +1,8 @@
 /**
  * The apply plan as a Mermaid flowchart: one subgraph per layer, an arrow per dependsOn edge
  * (dependency -> dependent), changed manifests highlighted. Without any dependsOn Tazuna
- * applies one manifest per layer in declaration order (spec §9.2); dotted arrows show that.
+ * applies one manifest per layer in declaration order (docs/compatibility.md#layers); dotted arrows
+ * show that.
  */
 import type { ApplyPlan } from './model.js'
 

@@ -8,7 +8,7 @@ import type { DiffEntry } from '../state/diff.js'
 
 export type { DiffEntry, DiffType } from '../state/diff.js'
 
-/** Diff entry types in Tazuna's output order (spec §7.1). */
+/** Diff entry types in Tazuna's output order (docs/compatibility.md#diff-classification). */
 export const diffTypes = ['added', 'modified', 'removed', 'always-sync'] as const
 
 /** The Diff of one manifest. */
@@ -25,7 +25,10 @@ export interface PlanNode {
   dependsOn: readonly string[]
 }
 
-/** The apply plan: layers of manifest names (spec §9.2) and the dependsOn graph behind them. */
+/**
+ * The apply plan: layers of manifest names (docs/compatibility.md#layers) and the dependsOn graph
+ * behind them.
+ */
 export interface ApplyPlan {
   layers: readonly (readonly string[])[]
   nodes: readonly PlanNode[]
@@ -107,7 +110,10 @@ export function sumCounts(all: Iterable<DiffCounts>): DiffCounts {
   return total
 }
 
-/** True when something would change: always-sync entries alone are not a change (spec §11). */
+/**
+ * True when something would change: always-sync entries alone are not a change
+ * (docs/compatibility.md#what-counts-as-a-change).
+ */
 export function hasChanges(counts: DiffCounts): boolean {
   return counts.added + counts.modified + counts.removed > 0
 }

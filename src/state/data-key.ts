@@ -1,8 +1,9 @@
 /**
- * ConfigMap data keys for state entries (spec §5.3). ConfigMap keys allow only
- * `[-._a-zA-Z0-9]`, so the logical key is escaped byte by byte over its UTF-8 form.
+ * ConfigMap data keys for state entries (docs/compatibility.md#data-key-encoding). ConfigMap keys
+ * allow only `[-._a-zA-Z0-9]`, so the logical key is escaped byte by byte over its UTF-8 form.
  * The legacy encoder only replaced `/` with `__` and produced invalid keys for names with `:`
- * (§13.17); its keys still decode correctly here, but nothing may write them.
+ * (docs/compatibility.md#legacy-data-keys); its keys still decode correctly here, but nothing may
+ * write them.
  */
 
 const PLAIN_BYTE = /^[-.a-zA-Z0-9]$/

@@ -1,6 +1,6 @@
 /**
- * Diff between recorded state and the current build (spec §7.1), ordered exactly like
- * `tazuna state diff` prints it.
+ * Diff between recorded state and the current build (docs/compatibility.md#diff-classification),
+ * ordered exactly like `tazuna state diff` prints it.
  */
 import { compareBytes } from './byte-order.js'
 

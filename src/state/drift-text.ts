@@ -1,7 +1,7 @@
 /**
- * Plain-text reports byte-identical to the Go CLI's `state drift` (spec §10.2) and `status`
- * (§10.3), in the column style of `state diff` (§7.2): Go's `%-Ns` pads by code points and
- * never truncates.
+ * Plain-text reports byte-identical to the Go CLI's `state drift` (docs/compatibility.md#state-drift) and
+ * `status` (docs/compatibility.md#status), in the column style of `state diff`
+ * (docs/compatibility.md#state-diff-text): Go's `%-Ns` pads by code points and never truncates.
  */
 import type { DriftEntry, ManifestDrift, ManifestStatus } from './drift.js'
 import { resourceOf } from './key.js'

@@ -1,6 +1,6 @@
 /**
- * `state drift` and `status` over live objects (spec §10.2, §10.3): pure classification of what
- * the cluster holds for each recorded state key. Reading the cluster is the engine's job
+ * `state drift` and `status` over live objects (docs/compatibility.md#state-drift): pure classification of
+ * what the cluster holds for each recorded state key. Reading the cluster is the engine's job
  * (src/engine/live.ts); this module only decides and sorts.
  */
 import { isReady } from '../apply/readiness.js'
@@ -79,7 +79,7 @@ export function driftOf(manifests: readonly LiveManifest[]): ManifestDrift[] {
   }))
 }
 
-/** Tazuna's readiness statuses (§10.3). */
+/** Tazuna's readiness statuses (docs/compatibility.md#status). */
 export type ResourceStatus = 'Ready' | 'NotReady' | 'Missing' | 'Error'
 
 /** One row of `status`. */
@@ -100,7 +100,10 @@ export interface ManifestStatus {
   rows: StatusRow[]
 }
 
-/** The status of one recorded key: Missing (NotFound), Error (any other failure), §9.5 rules. */
+/**
+ * The status of one recorded key: Missing (NotFound), Error (any other failure),
+ * docs/compatibility.md#readiness rules.
+ */
 export function statusRowOf(entry: LiveEntry): StatusRow {
   const k = parseStateKey(entry.key)
   const base = { key: entry.key, kind: k.kind, namespace: k.namespace, name: k.name }

@@ -1,13 +1,16 @@
 /**
- * ContentHash (spec §6): sha256 over Go's `json.Marshal` of the object without server-side
- * fields. The bytes must equal Go's exactly, or every key reads as `modified` against state
- * written by the Go CLI.
+ * ContentHash (docs/compatibility.md#contenthash): sha256 over Go's `json.Marshal` of the object
+ * without server-side fields. The bytes must equal Go's exactly, or every key reads as `modified`
+ * against state written by the Go CLI.
  */
 import { createHash } from 'node:crypto'
 import { isJsonObject, type JsonObject, type JsonValue } from '../go/yaml.js'
 import { compareBytes } from './byte-order.js'
 
-/** metadata fields the API server sets; dropped before hashing (§6 step 2). */
+/**
+ * metadata fields the API server sets; dropped before hashing (docs/compatibility.md#contenthash
+ * step 2).
+ */
 const SERVER_METADATA_FIELDS = [
   'resourceVersion',
   'uid',

@@ -1,7 +1,9 @@
 /**
- * State keys (spec §5.2): `{manifest}/{group}/{version}/{kind}/{namespace}/{name}` for objects
- * with a namespace, `{manifest}/{group}/{version}/{kind}/{name}` without. Whether an object is
- * namespaced is decided only by whether it has a namespace, never by discovery (§13.2).
+ * State keys (docs/compatibility.md#state-keys):
+ * `{manifest}/{group}/{version}/{kind}/{namespace}/{name}` for objects with a namespace,
+ * `{manifest}/{group}/{version}/{kind}/{name}` without. Whether an object is namespaced is decided
+ * only by whether it has a namespace, never by discovery
+ * (docs/compatibility.md#cluster-scoped-namespace).
  */
 import { isJsonObject, type JsonObject, type JsonValue } from '../go/yaml.js'
 
@@ -46,8 +48,8 @@ export function groupVersionKindOf(obj: JsonObject): GroupVersion & { kind: stri
 }
 
 /**
- * The state key of an object after §4.5 conversion, read like Go's unstructured accessors:
- * a non-string namespace or name reads as `''`.
+ * The state key of an object after docs/compatibility.md#yaml-to-objects conversion, read like Go's
+ * unstructured accessors: a non-string namespace or name reads as `''`.
  */
 export function stateKeyOf(manifest: string, obj: JsonObject): StateKey {
   const meta = isJsonObject(obj.metadata) ? obj.metadata : {}
@@ -91,8 +93,8 @@ export function parseStateKey(s: string): StateKey {
 
 /**
  * The resource column of `state diff`/`state list`: the key without its manifest segment
- * (`group/version/kind[/namespace]/name`; core group starts with `/`, §13.3), or the raw key when
- * it cannot be parsed.
+ * (`group/version/kind[/namespace]/name`; core group starts with `/`,
+ * docs/compatibility.md#core-group-resource-column), or the raw key when it cannot be parsed.
  */
 export function resourceOf(key: string): string {
   let k: StateKey

@@ -1,6 +1,7 @@
 /**
- * A manifest's recorded state and its exact ConfigMap encoding (spec §5.1, §5.4), readable and
- * writable interchangeably with the Go CLI.
+ * A manifest's recorded state and its exact ConfigMap encoding
+ * (docs/compatibility.md#state-storage, #entry-and-metadata-bytes), readable and writable
+ * interchangeably with the Go CLI.
  */
 import { compareBytes } from './byte-order.js'
 import { decodeDataKey, encodeDataKey } from './data-key.js'

@@ -1,6 +1,7 @@
 /**
- * Plain-text reports byte-identical to the Go CLI's `state diff` (spec §7.2) and `state list`
- * (§10.1), so existing notifiers that grep them keep working.
+ * Plain-text reports byte-identical to the Go CLI's `state diff`
+ * (docs/compatibility.md#state-diff-text) and `state list` (docs/compatibility.md#state-list-text),
+ * so existing notifiers that grep them keep working.
  */
 import { compareBytes } from './byte-order.js'
 import type { DiffEntry } from './diff.js'

@@ -1,6 +1,6 @@
-// `destroy` end to end (spec §10.5, pepabo/tazuna cmd/destroy.go): the prompt unless --force,
-// TAZUNA_DESTROY_EXECUTABLE parsed as Go's strconv.ParseBool, Tazuna's skip message, the tag
-// filter, declaration order, and State left exactly as it was.
+// `destroy` end to end (docs/compatibility.md#destroy, pepabo/tazuna cmd/destroy.go): the prompt
+// unless --force, TAZUNA_DESTROY_EXECUTABLE parsed as Go's strconv.ParseBool, Tazuna's skip
+// message, the tag filter, declaration order, and State left exactly as it was.
 import { mkdtempSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'

@@ -83,7 +83,7 @@ describe('apply', () => {
     expect(managers(live)).toEqual(['tazuna/Apply'])
   })
 
-  it('applies a cluster-scoped object that carries an injected namespace (§13.2)', async () => {
+  it('applies a cluster-scoped object that carries an injected namespace (docs/compatibility.md#cluster-scoped-namespace)', async () => {
     const name = uniqueName('role')
     const role = {
       apiVersion: 'rbac.authorization.k8s.io/v1',

@@ -1,7 +1,7 @@
-// Layered apply and State sync against the real API server (§8, §9): sync from empty, no-op
-// re-sync, modified/added/removed with and without prune, atomic, a failing layer, CRD + CR,
-// Job recreation, the concurrent waves within a manifest, plain (full) apply, and the
-// read-only reader.
+// Layered apply and State sync against the real API server
+// (docs/compatibility.md#legacy-state-sync, #apply): sync from empty, no-op re-sync,
+// modified/added/removed with and without prune, atomic, a failing layer, CRD + CR, Job recreation,
+// the concurrent waves within a manifest, plain (full) apply, and the read-only reader.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import type { KubeSession } from '../../../src/adapters/kube-session.js'
 import { runLayeredApply, type ApplyOptions } from '../../../src/apply/layered-apply.js'

@@ -71,7 +71,10 @@ export function splitMetadata(data: Record<string, string>): {
   return { entries, metadata }
 }
 
-/** `_metadata` as Tazuna writes it (§5.4), for this commit and any second-precision UTC time. */
+/**
+ * `_metadata` as Tazuna writes it (docs/compatibility.md#entry-and-metadata-bytes), for this commit
+ * and any second-precision UTC time.
+ */
 export function metadataPattern(sha: string): RegExp {
   return new RegExp(
     `^\\{"gitCommitHash":"${sha}","lastSyncedAt":"\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ"\\}$`

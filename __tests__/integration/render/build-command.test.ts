@@ -1,5 +1,5 @@
-// `tazuna-action build` prints what `tazuna build` prints (spec §4.6), from the oracle's
-// per-fixture outputs joined the way upstream joins them.
+// `tazuna-action build` prints what `tazuna build` prints (docs/compatibility.md#build-output),
+// from the oracle's per-fixture outputs joined the way upstream joins them.
 import { describe, expect, it } from '@jest/globals'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'

@@ -1,7 +1,8 @@
-// Why an omitted release namespace is rendered through a stand-in (spec §13.4): the Helm CLI
-// cannot render an empty .Release.Namespace — `--namespace ''` falls back to the kubeconfig's
-// namespace or `default` — while Tazuna (Helm SDK, Namespace "") renders it empty. The oracle's
-// objects for build-helmfile-local show Tazuna's result; the stand-in reproduces it.
+// Why an omitted release namespace is rendered through a stand-in
+// (docs/compatibility.md#empty-release-namespace): the Helm CLI cannot render an empty
+// .Release.Namespace — `--namespace ''` falls back to the kubeconfig's namespace or `default` —
+// while Tazuna (Helm SDK, Namespace "") renders it empty. The oracle's objects for
+// build-helmfile-local show Tazuna's result; the stand-in reproduces it.
 import { describe, expect, it } from '@jest/globals'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'

@@ -1,7 +1,8 @@
 // Command hash-oracle turns a rendered YAML stream into Tazuna state entries with Go's own
 // libraries, so the TypeScript port can be checked against real Go behaviour.
 //
-// It is written from the behaviour spec (§4.5 conversion, §5.2 state key, §6 content hash) on
+// It is written from the behaviour spec (docs/compatibility.md#yaml-to-objects conversion,
+// docs/compatibility.md#state-keys state key, docs/compatibility.md#contenthash content hash) on
 // top of the libraries Tazuna uses: k8s.io/apimachinery's YAMLOrJSONDecoder (which decodes each
 // YAML document with sigs.k8s.io/yaml, i.e. YAML 1.1 -> JSON -> encoding/json) and
 // unstructured.Unstructured for apiVersion/kind/namespace/name.
@@ -139,8 +140,8 @@ func entriesOf(input []byte, manifest, namespace string) ([]entry, error) {
 	return entries, nil
 }
 
-// convert is §4.5: decode the stream, skip null and kind-less documents, expand List items,
-// default metadata.namespace, then move CRDs to the front (stable).
+// convert is docs/compatibility.md#yaml-to-objects: decode the stream, skip null and kind-less
+// documents, expand List items, default metadata.namespace, then move CRDs to the front (stable).
 func convert(input []byte, namespace string) ([]*unstructured.Unstructured, error) {
 	var objects []*unstructured.Unstructured
 	decoder := utilyaml.NewYAMLOrJSONDecoder(bytes.NewReader(input), 4096)
@@ -204,7 +205,8 @@ func defaultNamespace(data map[string]any, namespace string) error {
 	return nil
 }
 
-// stateKey is §5.2, read through unstructured accessors like Tazuna does.
+// stateKey is docs/compatibility.md#state-keys, read through unstructured accessors like Tazuna
+// does.
 func stateKey(manifest string, obj *unstructured.Unstructured) string {
 	gvk := obj.GroupVersionKind()
 	if ns := obj.GetNamespace(); ns != "" {
@@ -213,8 +215,8 @@ func stateKey(manifest string, obj *unstructured.Unstructured) string {
 	return fmt.Sprintf("%s/%s/%s/%s/%s", manifest, gvk.Group, gvk.Version, gvk.Kind, obj.GetName())
 }
 
-// canonicalOf is §6 steps 1-4 without the final sha256: JSON round trip, drop the six
-// server-side metadata fields and status, json.Marshal.
+// canonicalOf is docs/compatibility.md#contenthash steps 1-4 without the final sha256: JSON round
+// trip, drop the six server-side metadata fields and status, json.Marshal.
 func canonicalOf(object map[string]any) ([]byte, error) {
 	raw, err := json.Marshal(object)
 	if err != nil {

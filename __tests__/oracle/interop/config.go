@@ -31,17 +31,19 @@ type tazunaDoc struct {
 	} `json:"spec"`
 }
 
-// config is a loaded tazuna.yaml: its manifests after include expansion (§2.6) and providers.
+// config is a loaded tazuna.yaml: its manifests after include expansion
+// (docs/compatibility.md#includes) and providers.
 type config struct {
 	Dir       string
 	Manifests []manifest
 	Providers []json.RawMessage
 }
 
-// loadConfig follows §2.1 and §2.6: render the file as a Go text/template (missingkey=error,
-// only .Environment), unmarshal with sigs.k8s.io/yaml (YAML 1.1 via go-yaml v2, then
-// encoding/json), and splice in the manifests of include files, which are rendered the same way
-// and resolved against the directory of the top-level file.
+// loadConfig follows docs/compatibility.md#config-loading and docs/compatibility.md#includes:
+// render the file as a Go text/template (missingkey=error, only .Environment), unmarshal with
+// sigs.k8s.io/yaml (YAML 1.1 via go-yaml v2, then encoding/json), and splice in the manifests of
+// include files, which are rendered the same way and resolved against the directory of the
+// top-level file.
 func loadConfig(file, environment string) (config, error) {
 	dir := filepath.Dir(file)
 	doc, err := renderDoc(file, environment)
@@ -108,7 +110,8 @@ func decodeManifest(raw json.RawMessage) (manifest, error) {
 	return m, nil
 }
 
-// selectedByTags is §2.7: no filter selects everything, otherwise any shared tag.
+// selectedByTags is docs/compatibility.md#tags: no filter selects everything, otherwise any shared
+// tag.
 func selectedByTags(m manifest, filter []string) bool {
 	if len(filter) == 0 {
 		return true

@@ -3,10 +3,13 @@
 // empty cluster: after `apply --sync` (with the fixture's tags first, when it has any), and
 // after the fixture's pending edits.
 //
-// It is our own code, written from the behaviour spec: tazuna.yaml loading (§2.1, §2.6, §2.7),
-// sync and diff (§7, §9.7), data-key encoding and entry bytes (§5.3, §5.4). Rendering and
-// hashing of each manifest (§4, §5.2, §6) is delegated to the build oracle in ../build (krusty,
-// the Helm SDK, sigs.k8s.io/yaml, encoding/json, sha256), compiled once per run.
+// It is our own code, written from the behaviour spec: tazuna.yaml loading
+// (docs/compatibility.md#config-loading, #includes, #tags), sync and diff
+// (docs/compatibility.md#diff, #sync-mode), data-key encoding and entry bytes
+// (docs/compatibility.md#data-key-encoding, #entry-and-metadata-bytes). Rendering and hashing of
+// each manifest (docs/compatibility.md#rendering, #state-keys, #contenthash) is delegated to the
+// build oracle in ../build (krusty, the Helm SDK, sigs.k8s.io/yaml, encoding/json, sha256),
+// compiled once per run.
 //
 // Usage (from this directory):
 //
@@ -176,7 +179,7 @@ func desiredOf(bin, dir, environment string) ([]string, []built, error) {
 	for _, m := range cfg.Manifests {
 		names = append(names, m.Name)
 		if m.Name == "" {
-			continue // §7.2 step 3: unnamed manifests are skipped
+			continue // docs/compatibility.md#state-diff-text step 3: unnamed manifests are skipped
 		}
 		d, err := buildManifest(bin, dir, cfg, m, environment)
 		if err != nil {

@@ -8,14 +8,15 @@ import (
 )
 
 // desired is one manifest's Build result as Tazuna hashes it: state key -> ContentHash (the
-// last object wins for a duplicate key, §7.1) and whether its keys are always-sync.
+// last object wins for a duplicate key, docs/compatibility.md#diff-classification) and whether its
+// keys are always-sync.
 type desired struct {
 	Manifest   string
 	Entries    map[string]string
 	AlwaysSync bool
 }
 
-// diffEntry is §7.1's classification of one key.
+// diffEntry is the classification of one key (docs/compatibility.md#diff-classification).
 type diffEntry struct {
 	Type    string
 	Key     string
@@ -25,7 +26,7 @@ type diffEntry struct {
 
 var diffOrder = map[string]int{"added": 0, "modified": 1, "removed": 2, "always-sync": 3}
 
-// computeDiff is pkg/state/diff.go as §7.1 describes it.
+// computeDiff is pkg/state/diff.go as docs/compatibility.md#diff-classification describes it.
 func computeDiff(stored map[string]string, d desired) []diffEntry {
 	var out []diffEntry
 	for key, h := range d.Entries {
@@ -53,9 +54,9 @@ func computeDiff(stored map[string]string, d desired) []diffEntry {
 	return out
 }
 
-// syncState is `apply --sync` without --prune for the selected manifests (§9.7): a manifest
-// with a non-empty Diff gets the stored entries updated by it (removed entries are kept);
-// one with an empty Diff is not written at all.
+// syncState is `apply --sync` without --prune for the selected manifests
+// (docs/compatibility.md#sync-mode): a manifest with a non-empty Diff gets the stored entries
+// updated by it (removed entries are kept); one with an empty Diff is not written at all.
 func syncState(stored map[string]map[string]string, all []desired, selected func(string) bool) map[string]map[string]string {
 	out := map[string]map[string]string{}
 	for name, entries := range stored {
@@ -83,7 +84,8 @@ func syncState(stored map[string]map[string]string, all []desired, selected func
 	return out
 }
 
-// diffText is `tazuna state diff`'s stdout (§7.2) for manifests in declaration order.
+// diffText is `tazuna state diff`'s stdout (docs/compatibility.md#state-diff-text) for manifests in
+// declaration order.
 func diffText(stored map[string]map[string]string, all []desired) string {
 	var b strings.Builder
 	for _, d := range all {
@@ -108,7 +110,8 @@ func diffText(stored map[string]map[string]string, all []desired) string {
 	return b.String()
 }
 
-// resourceOf drops the manifest segment of a state key (§5.2 ParseStateKey, SplitN 6).
+// resourceOf drops the manifest segment of a state key (docs/compatibility.md#state-keys
+// ParseStateKey, SplitN 6).
 func resourceOf(key string) string {
 	parts := strings.SplitN(key, "/", 6)
 	if len(parts) != 5 && len(parts) != 6 {
@@ -117,8 +120,8 @@ func resourceOf(key string) string {
 	return strings.Join(parts[1:], "/")
 }
 
-// encodeDataKey is the current §5.3 encoder: '/' -> "__", [-.a-zA-Z0-9] kept, every other
-// byte -> "_x" + two lowercase hex digits.
+// encodeDataKey is the current docs/compatibility.md#data-key-encoding encoder: '/' -> "__",
+// [-.a-zA-Z0-9] kept, every other byte -> "_x" + two lowercase hex digits.
 func encodeDataKey(key string) string {
 	var b strings.Builder
 	for i := 0; i < len(key); i++ {
@@ -135,7 +138,8 @@ func encodeDataKey(key string) string {
 	return b.String()
 }
 
-// stateEntry is pkg/state's entry struct; encoding/json gives its exact bytes (§5.4).
+// stateEntry is pkg/state's entry struct; encoding/json gives its exact bytes
+// (docs/compatibility.md#entry-and-metadata-bytes).
 type stateEntry struct {
 	ContentHash string `json:"contentHash"`
 }

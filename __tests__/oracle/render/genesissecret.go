@@ -46,9 +46,9 @@ type opField struct {
 
 var opName = regexp.MustCompile(`^[\p{L}\p{N}_.\- ]+$`)
 
-// buildGenesisSecret follows §4.3 Build: fetch every secrets[] entry through the provider, map
-// items (mapTo), merge (later wins), static on top; one v1 Secret per kubernetesSecret output,
-// marshalled with sigs.k8s.io/yaml and joined with "---\n".
+// buildGenesisSecret follows docs/compatibility.md#genesissecret Build: fetch every secrets[] entry
+// through the provider, map items (mapTo), merge (later wins), static on top; one v1 Secret per
+// kubernetesSecret output, marshalled with sigs.k8s.io/yaml and joined with "---\n".
 func buildGenesisSecret(dir, path string, c fixtureCase) (string, error) {
 	raw, err := os.ReadFile(path)
 	if err != nil {
@@ -141,7 +141,7 @@ func fetch(dir, providerName, uri string, preferLabel bool, c fixtureCase) (map[
 }
 
 // parseDotenv: trim lines, skip blanks and # lines, split at the first '=', trim key and value,
-// strip one pair of matching quotes (§4.3).
+// strip one pair of matching quotes (docs/compatibility.md#genesissecret).
 func parseDotenv(text string) map[string]string {
 	out := map[string]string{}
 	for _, line := range strings.Split(text, "\n") {

@@ -50,9 +50,9 @@ type helmRelease struct {
 	Values    []any  `json:"values"`
 }
 
-// buildHelmfile follows §4.2 for local charts: vars, file resolution, Go template with sprig
-// (minus env/expandenv, plus Helm's YAML/JSON functions, missingkey=zero), then one client-only
-// Helm install dry run per release; outputs trimmed and joined with "\n---\n".
+// buildHelmfile follows docs/compatibility.md#helmfile for local charts: vars, file resolution, Go
+// template with sprig (minus env/expandenv, plus Helm's YAML/JSON functions, missingkey=zero), then
+// one client-only Helm install dry run per release; outputs trimmed and joined with "\n---\n".
 func buildHelmfile(path string, opts helmfileOptions, c fixtureCase) (string, error) {
 	vars, err := resolveVars(opts.Vars, c, filepath.Dir(path))
 	if err != nil {
@@ -287,8 +287,9 @@ func mergeMaps(a, b map[string]any) map[string]any {
 }
 
 // applyHintDefaults gives every var declared in DIR/tazuna.hint.yaml and not provided its
-// default or typed zero value (§4.2.1; validation is unit-tested on the TypeScript side). DIR is
-// dir(path) as in Tazuna (§13.21), the parent directory when path is a directory.
+// default or typed zero value (docs/compatibility.md#hint-files; validation is unit-tested on the
+// TypeScript side). DIR is dir(path) as in Tazuna (docs/compatibility.md#hint-file-lookup), the
+// parent directory when path is a directory.
 func applyHintDefaults(dir string, vars map[string]any) error {
 	raw, err := os.ReadFile(filepath.Join(dir, "tazuna.hint.yaml"))
 	if os.IsNotExist(err) {

@@ -5,8 +5,8 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 )
 
-// buildKustomize is Tazuna's kustomize Build (§4.1): krusty with default options on the
-// directory, output resMap.AsYaml() unchanged.
+// buildKustomize is Tazuna's kustomize Build (docs/compatibility.md#kustomize): krusty with default
+// options on the directory, output resMap.AsYaml() unchanged.
 func buildKustomize(dir string) (string, error) {
 	k := krusty.MakeKustomizer(krusty.MakeDefaultOptions())
 	resMap, err := k.Run(filesys.MakeFsOnDisk(), dir)

@@ -1,9 +1,11 @@
 // Command build-oracle renders the build fixtures under __tests__/fixtures/build-*/ with the Go
 // libraries Tazuna uses, so the TypeScript build pipeline can be checked against Go behaviour.
 //
-// It is our own code, written from the behaviour spec (§4.1 kustomize via krusty, §4.2 the
-// helmfile subset via the Helm SDK in client-only dry-run, §4.3 genesissecret, §4.5 conversion,
-// §5.2 state keys, §6 content hash); Tazuna itself cannot be downloaded here.
+// It is our own code, written from the behaviour spec (docs/compatibility.md#kustomize kustomize
+// via krusty, docs/compatibility.md#helmfile the helmfile subset via the Helm SDK in client-only
+// dry-run, docs/compatibility.md#genesissecret genesissecret, docs/compatibility.md#yaml-to-objects
+// conversion, docs/compatibility.md#state-keys state keys, docs/compatibility.md#contenthash
+// content hash); Tazuna itself cannot be downloaded here.
 //
 // Usage (from this directory):
 //
@@ -51,7 +53,8 @@ type provider struct {
 	} `json:"envfile"`
 }
 
-// capabilities stand in for what Tazuna discovers from a REST config (§4.2 step 5).
+// capabilities stand in for what Tazuna discovers from a REST config
+// (docs/compatibility.md#helmfile step 5).
 type capabilities struct {
 	KubeVersion string   `json:"kubeVersion"`
 	APIVersions []string `json:"apiVersions"`
@@ -122,12 +125,13 @@ func runFixture(dir string) error {
 	if err := os.WriteFile(filepath.Join(dir, "expected.json"), append(js, '\n'), 0o644); err != nil {
 		return err
 	}
-	// `tazuna build` prints the joined outputs followed by a newline (fmt.Println, §4.6).
+	// `tazuna build` prints the joined outputs followed by a newline (fmt.Println,
+	// docs/compatibility.md#build-output).
 	return os.WriteFile(filepath.Join(dir, "expected-build.yaml"), []byte(text+"\n"), 0o644)
 }
 
 // build dispatches on the manifest type like Tazuna's managers; it returns the Build text and
-// the default namespace the type uses for conversion (§4.5).
+// the default namespace the type uses for conversion (docs/compatibility.md#yaml-to-objects).
 func build(dir string, c fixtureCase) (string, string, error) {
 	path := filepath.Join(dir, c.Manifest.Path)
 	switch c.Manifest.Type {

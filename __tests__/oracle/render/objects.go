@@ -20,9 +20,10 @@ type stateObject struct {
 	Object map[string]any `json:"object"`
 }
 
-// convertManifestsToObjects follows §4.5: YAMLOrJSONDecoder (buffer 4096) into map[string]any,
-// skip null and kind-less documents, expand List items, inject the default namespace when
-// metadata.namespace is missing or null (cluster-scoped kinds too), CRDs first (stable).
+// convertManifestsToObjects follows docs/compatibility.md#yaml-to-objects: YAMLOrJSONDecoder
+// (buffer 4096) into map[string]any, skip null and kind-less documents, expand List items, inject
+// the default namespace when metadata.namespace is missing or null (cluster-scoped kinds too), CRDs
+// first (stable).
 func convertManifestsToObjects(text []byte, defaultNamespace string) ([]map[string]any, error) {
 	dec := utilyaml.NewYAMLOrJSONDecoder(bytes.NewReader(text), 4096)
 	var objects []map[string]any
@@ -83,7 +84,8 @@ func applyDefaultNamespace(obj map[string]any, ns string) error {
 	return nil
 }
 
-// stateObjects computes §5.2 keys and §6 hashes.
+// stateObjects computes docs/compatibility.md#state-keys keys and docs/compatibility.md#contenthash
+// hashes.
 func stateObjects(manifest string, objects []map[string]any) []stateObject {
 	out := make([]stateObject, 0, len(objects))
 	for _, o := range objects {

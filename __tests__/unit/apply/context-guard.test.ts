@@ -1,4 +1,5 @@
-// The kube-context guard (§2.3): full-match Go regexps, or/and modes, environment override.
+// The kube-context guard (docs/compatibility.md#context-guard): full-match Go regexps, or/and
+// modes, environment override.
 import { describe, expect, it } from '@jest/globals'
 import { contextGuardError, resolveContextGuard } from '../../../src/apply/context-guard.js'
 

@@ -73,7 +73,7 @@ describe('sync mode', () => {
     })
   })
 
-  it('skips an unnamed manifest without applying anything (§13.10)', async () => {
+  it('skips an unnamed manifest without applying anything (docs/compatibility.md#unnamed-manifest-in-sync-mode)', async () => {
     const { cluster, store, run } = setup({ '': [cm('a', 'x')] })
     const report = await run([[u('')]])
     expect(report.layers[0]?.manifests[0]?.result).toBe('skipped')

@@ -1,4 +1,5 @@
-// Readiness rules of helmfile `wait` (§9.5), as a table, and the shared-timeout wait loop.
+// Readiness rules of helmfile `wait` (docs/compatibility.md#readiness), as a table, and the
+// shared-timeout wait loop.
 import { describe, expect, it } from '@jest/globals'
 import { isReady, waitForReadiness } from '../../../src/apply/readiness.js'
 import type { JsonObject } from '../../../src/go/yaml.js'

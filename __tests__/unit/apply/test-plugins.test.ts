@@ -1,5 +1,6 @@
-// Test plugins (§2.8): the retry loop's counting, timeout and defaults, WaitUntil's CEL
-// evaluation over a live object, ExistNonExist, and definitions that can never pass.
+// Test plugins (docs/compatibility.md#test-plugins): the retry loop's counting, timeout and
+// defaults, WaitUntil's CEL evaluation over a live object, ExistNonExist, and definitions that can
+// never pass.
 import { describe, expect, it } from '@jest/globals'
 import { runTestPlugin, toCelValue, type TestPluginSpec } from '../../../src/apply/test-plugins.js'
 import type { JsonObject } from '../../../src/go/yaml.js'

@@ -6,9 +6,9 @@ import { parseYamlDocument, type JsonValue } from '../../../src/go/yaml.js'
 import { describeWithGo, goTimeout, needsGo, runOracle } from './template/go-oracle.js'
 
 // Expected values come from Go: __tests__/oracle/template/decode unmarshals each text with
-// sigs.k8s.io/yaml into structs shaped like Tazuna's api/v1 types (spec §2) and returns the
-// first error or the decoded value. Go reports only its first type mismatch; the decoder
-// here collects all of them, so its first problem must equal Go's error.
+// sigs.k8s.io/yaml into structs shaped like Tazuna's api/v1 types (docs/compatibility.md#schema)
+// and returns the first error or the decoded value. Go reports only its first type mismatch; the
+// decoder here collects all of them, so its first problem must equal Go's error.
 
 const cases: [string, string][] = [
   [

@@ -9,7 +9,7 @@ const names = (text: string, defaultNamespace?: string): string[] =>
     return `${typeof o.kind === 'string' ? o.kind : JSON.stringify(o.kind)}:${m.namespace ?? '-'}/${m.name ?? '-'}`
   })
 
-describe('objectsFromYaml (spec §4.5)', () => {
+describe('objectsFromYaml (docs/compatibility.md#yaml-to-objects)', () => {
   it.each([
     [
       'skips empty, null and comment-only documents',
@@ -71,7 +71,7 @@ describe('objectsFromYaml (spec §4.5)', () => {
     ['a null namespace', 'kind: A\nmetadata: {name: a, namespace: ~}\n', 'A:team/a'],
     ['missing metadata', 'kind: A\n', 'A:team/-'],
     [
-      'a cluster-scoped kind (no discovery, §13.2)',
+      'a cluster-scoped kind (no discovery, docs/compatibility.md#cluster-scoped-namespace)',
       'apiVersion: v1\nkind: Namespace\nmetadata: {name: a}\n',
       'Namespace:team/a'
     ],
@@ -163,7 +163,7 @@ describe('desiredEntries', () => {
       'm//v1/ConfigMap/default/test-cm',
       'm/rbac.authorization.k8s.io/v1/ClusterRole/default/admin'
     ])
-    // Spec §6 vector 1.
+    // docs/compatibility.md#contenthash vector 1.
     expect(entries.get('m//v1/ConfigMap/default/test-cm')).toBe(
       'a3a5b30562256c9e8fd0dbe0ff663080701af07cfefa2828663e5b332bf3d2cf'
     )

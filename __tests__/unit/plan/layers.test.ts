@@ -4,7 +4,7 @@ import { LayerError, resolveLayers, type LayerInput } from '../../../src/plan/la
 const m = (name: string, ...dependsOn: string[]): LayerInput => ({ name, dependsOn })
 const names = (layers: LayerInput[][]): string[][] => layers.map((l) => l.map((x) => x.name))
 
-// Vectors: pepabo/tazuna pkg/runner/dag_test.go via spec §9.2.
+// Vectors: pepabo/tazuna pkg/runner/dag_test.go via docs/compatibility.md#layers.
 describe('resolveLayers', () => {
   it.each([
     ['no dependsOn: one manifest per layer', [m('a'), m('b'), m('c')], [['a'], ['b'], ['c']]],

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals'
 import { selectedByTags } from '../../../src/plan/tags.js'
 
-describe('selectedByTags (spec §2.7)', () => {
+describe('selectedByTags (docs/compatibility.md#tags)', () => {
   it.each([
     ['an empty filter selects everything', ['infra'], [], true],
     ['an empty filter selects an untagged manifest', undefined, [], true],

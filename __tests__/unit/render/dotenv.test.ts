@@ -1,4 +1,4 @@
-// The envfile provider's dotenv rules (spec §4.3), one row per rule.
+// The envfile provider's dotenv rules (docs/compatibility.md#genesissecret), one row per rule.
 import { describe, expect, it } from '@jest/globals'
 import { goTrimSpace, parseDotenv } from '../../../src/render/genesissecret/dotenv.js'
 

@@ -1,4 +1,5 @@
-// GenesisSecret pure parts (spec §4.3): the file decoder, item mapping, the Secret object.
+// GenesisSecret pure parts (docs/compatibility.md#genesissecret): the file decoder, item mapping,
+// the Secret object.
 import { describe, expect, it } from '@jest/globals'
 import { mapItems, secretObject } from '../../../src/render/genesissecret/genesissecret.js'
 import { computeContentHash } from '../../../src/state/hash.js'
@@ -168,7 +169,7 @@ describe('secretObject', () => {
   })
 })
 
-describe('the Secret of spec §6 vector 7', () => {
+describe('the Secret of docs/compatibility.md#contenthash vector 7', () => {
   it('hashes to the spec vector', () => {
     const secret = secretObject(
       { name: 'cloud-credentials', namespace: 'default', type: '' },

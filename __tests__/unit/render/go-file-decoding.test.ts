@@ -1,8 +1,8 @@
-// GenesisSecret files (spec §4.3) and rendered helmfiles (§4.2 step 4) are read with
-// sigs.k8s.io/yaml into Go structs. Expected values come from Go: the decode oracle
-// (__tests__/oracle/template/decode, types in decode/v1) unmarshals each text and returns its
-// first error or the decoded value; the decoder here must report the same first error (with
-// the file kind in front) or decode the same value.
+// GenesisSecret files (docs/compatibility.md#genesissecret) and rendered helmfiles
+// (docs/compatibility.md#helmfile step 4) are read with sigs.k8s.io/yaml into Go structs. Expected
+// values come from Go: the decode oracle (__tests__/oracle/template/decode, types in decode/v1)
+// unmarshals each text and returns its first error or the decoded value; the decoder here must
+// report the same first error (with the file kind in front) or decode the same value.
 import { beforeAll, expect, it } from '@jest/globals'
 import { parseGenesisSecret } from '../../../src/render/genesissecret/genesissecret-spec.js'
 import { parseHelmfileSpec } from '../../../src/render/helmfile/helmfile-spec.js'

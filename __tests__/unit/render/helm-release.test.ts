@@ -1,4 +1,5 @@
-// One release as a `helm template` command line (spec §4.2 step 5, §13.4–13.6).
+// One release as a `helm template` command line (docs/compatibility.md#helmfile step 5,
+// docs/compatibility.md#empty-release-namespace, #helm-capabilities, #helm-hooks).
 import { describe, expect, it } from '@jest/globals'
 import {
   DEFAULT_KUBE_VERSION,
@@ -144,7 +145,7 @@ describe('helmTemplateArgs', () => {
     ])
   })
 
-  it('renders an omitted namespace with the stand-in (spec §13.4)', () => {
+  it('renders an omitted namespace with the stand-in (docs/compatibility.md#empty-release-namespace)', () => {
     const args = helmTemplateArgs({
       release: { ...release, namespace: '' },
       chart: { kind: 'oci', ref: 'oci://r/app' },

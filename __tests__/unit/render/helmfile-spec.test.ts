@@ -1,4 +1,5 @@
-// The helmfile subset Tazuna reads (spec §4.2 step 4), decoded like Go's encoding/json.
+// The helmfile subset Tazuna reads (docs/compatibility.md#helmfile step 4), decoded like Go's
+// encoding/json.
 import { describe, expect, it } from '@jest/globals'
 import { ConfigError } from '../../../src/errors.js'
 import { parseHelmfileSpec } from '../../../src/render/helmfile/helmfile-spec.js'
@@ -44,7 +45,7 @@ releases:
     })
   })
 
-  it('keeps an omitted namespace as the empty string (spec §13.4)', () => {
+  it('keeps an omitted namespace as the empty string (docs/compatibility.md#empty-release-namespace)', () => {
     expect(parseHelmfileSpec('releases: [{name: a, chart: c}]', 'h').releases[0]?.namespace).toBe(
       ''
     )

@@ -1,4 +1,4 @@
-// helmfile vars (spec §4.2 step 1) from env, static and 1Password.
+// helmfile vars (docs/compatibility.md#helmfile step 1) from env, static and 1Password.
 import { describe, expect, it } from '@jest/globals'
 import { resolveHelmfileVars, type VarSources } from '../../../src/render/helmfile/helmfile-vars.js'
 import type { HelmfileVarSpec } from '../../../src/render/context.js'

@@ -1,4 +1,5 @@
-// tazuna.hint.yaml (spec §4.2.1): schema checks, validation of vars, defaults and zero values.
+// tazuna.hint.yaml (docs/compatibility.md#hint-files): schema checks, validation of vars, defaults
+// and zero values.
 import { describe, expect, it } from '@jest/globals'
 import { ConfigError } from '../../../src/errors.js'
 import { applyHint, parseHint, type Hint } from '../../../src/render/helmfile/hint.js'

@@ -1,4 +1,5 @@
-// Release values (spec §4.2 step 5): Helm's deep merge and the ordered `-f` sources.
+// Release values (docs/compatibility.md#helmfile step 5): Helm's deep merge and the ordered `-f`
+// sources.
 import { describe, expect, it } from '@jest/globals'
 import {
   mergeHelmValues,

@@ -1,7 +1,8 @@
 import { describe, expect, it } from '@jest/globals'
 import { decodeDataKey, encodeDataKey } from '../../../src/state/data-key.js'
 
-// Vectors: spec §5.3 (upstream configmap_key_test.go inputs, encodings from a Go port).
+// Vectors: docs/compatibility.md#data-key-encoding (upstream configmap_key_test.go inputs,
+// encodings from a Go port).
 const vectors: [string, string][] = [
   [
     'my-manifest/apps/v1/Deployment/my-namespace/my-app',

@@ -1,7 +1,8 @@
 import { describe, expect, it } from '@jest/globals'
 import { computeDiff } from '../../../src/state/diff.js'
 
-// Upstream vectors: pepabo/tazuna pkg/state/diff_test.go via spec §7.1.
+// Upstream vectors: pepabo/tazuna pkg/state/diff_test.go via
+// docs/compatibility.md#diff-classification.
 describe('computeDiff', () => {
   it('classifies and orders entries like Tazuna', () => {
     const stored = new Map([

@@ -1,4 +1,4 @@
-// `state drift` / `status` classification and text (spec §10.2, §10.3; pepabo/tazuna
+// `state drift` / `status` classification and text (docs/compatibility.md#state-drift; pepabo/tazuna
 // pkg/runner/state_drift.go and status.go): drifted before missing then key, Go's `%-Ns`
 // padding that never truncates, `(stored: …)` hash columns, `(no state)`.
 import { describe, expect, it } from '@jest/globals'

@@ -2,7 +2,8 @@ import { describe, expect, it } from '@jest/globals'
 import { canonicalJson, computeContentHash } from '../../../src/state/hash.js'
 import type { JsonObject } from '../../../src/go/yaml.js'
 
-// Inputs and hashes: spec §6 vectors 1–9 (computed upstream with Go's encoding/json + sha256).
+// Inputs and hashes: docs/compatibility.md#contenthash vectors 1–9 (computed upstream with Go's
+// encoding/json + sha256).
 const configMap: JsonObject = {
   apiVersion: 'v1',
   kind: 'ConfigMap',

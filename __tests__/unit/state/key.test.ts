@@ -8,7 +8,7 @@ import {
   type StateKey
 } from '../../../src/state/key.js'
 
-// Vectors: pepabo/tazuna pkg/state/key_test.go via spec §5.2.
+// Vectors: pepabo/tazuna pkg/state/key_test.go via docs/compatibility.md#state-keys.
 const vectors: [string, StateKey][] = [
   [
     'prometheus/apps/v1/Deployment/monitoring/prometheus',

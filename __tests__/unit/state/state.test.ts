@@ -11,7 +11,7 @@ import {
 const hash = 'a3a5b30562256c9e8fd0dbe0ff663080701af07cfefa2828663e5b332bf3d2cf'
 
 describe('stateToConfigMapData', () => {
-  it('writes the exact bytes of the Go structs (spec §5.4)', () => {
+  it('writes the exact bytes of the Go structs (docs/compatibility.md#entry-and-metadata-bytes)', () => {
     const state: State = {
       metadata: { gitCommitHash: '', lastSyncedAt: '2026-05-08T01:02:03Z' },
       entries: new Map([['m/rbac.authorization.k8s.io/v1/ClusterRole/system:foo', hash]])

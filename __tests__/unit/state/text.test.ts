@@ -5,7 +5,7 @@ const h1 = '1901ed633c6ca0acff5d18568a957c2c9016f5c270d4ba28e7af74759134f060'
 const h2 = 'a3a5b30562256c9e8fd0dbe0ff663080701af07cfefa2828663e5b332bf3d2cf'
 
 describe('renderDiffText', () => {
-  it('prints the spec §7.2 example byte for byte', () => {
+  it('prints the docs/compatibility.md#state-diff-text example byte for byte', () => {
     const text = renderDiffText([
       {
         manifest: 'web',
@@ -62,7 +62,7 @@ describe('renderDiffText', () => {
 })
 
 describe('renderStateListText', () => {
-  it('prints metadata and rows sorted by key (spec §10.1)', () => {
+  it('prints metadata and rows sorted by key (docs/compatibility.md#state-list-text)', () => {
     const text = renderStateListText([
       {
         manifest: 'state-minimal-nginx',

@@ -1,7 +1,8 @@
 /**
- * Go text/template rendering as Tazuna does it (spec §2.1 step 2, §4.2 step 3, §13.7). The
- * renderer is Go's own text/template compiled to WebAssembly (src/go/template/engine); this module
- * holds the contract and the data each mode sees.
+ * Go text/template rendering as Tazuna does it (docs/compatibility.md#config-loading step 2,
+ * docs/compatibility.md#helmfile step 3, docs/compatibility.md#go-templates). The renderer is Go's
+ * own text/template compiled to WebAssembly (src/go/template/engine); this module holds the
+ * contract and the data each mode sees.
  */
 import type { JsonObject } from '../yaml.js'
 
@@ -48,7 +49,8 @@ export function tazunaTemplateData(environment: string): JsonObject {
 
 /**
  * The data of a helmfile template: vars as both `.Values` and `.StateValues`, and
- * `.Environment.Name` = the `-e` value or `default` when none is given (spec §4.2 step 3).
+ * `.Environment.Name` = the `-e` value or `default` when none is given
+ * (docs/compatibility.md#helmfile step 3).
  */
 export function helmfileTemplateData(vars: JsonObject, environment: string): JsonObject {
   return { Values: vars, StateValues: vars, Environment: { Name: environment || 'default' } }

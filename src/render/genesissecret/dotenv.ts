@@ -1,10 +1,10 @@
 /**
- * The dotenv dialect of Tazuna's `envfile` provider (spec §4.3): each line is trimmed; blank
- * lines and lines starting with `#` are skipped; the line splits at its first `=`; key and value
- * are trimmed; one pair of matching surrounding quotes (`"` or `'`) is stripped from the value.
- * There are no escapes, no `export` prefix, no inline comments and no multi-line values. A line
- * without `=` is skipped (the spec does not say; skipping is the reading that cannot invent
- * data). A repeated key keeps its last value.
+ * The dotenv dialect of Tazuna's `envfile` provider (docs/compatibility.md#genesissecret): each
+ * line is trimmed; blank lines and lines starting with `#` are skipped; the line splits at its
+ * first `=`; key and value are trimmed; one pair of matching surrounding quotes (`"` or `'`) is
+ * stripped from the value. There are no escapes, no `export` prefix, no inline comments and no
+ * multi-line values. A line without `=` is skipped (the spec does not say; skipping is the reading
+ * that cannot invent data). A repeated key keeps its last value.
  */
 export function parseDotenv(text: string): Map<string, string> {
   const values = new Map<string, string>()

@@ -1,7 +1,8 @@
 /**
- * A GenesisSecret file (spec §4.3), decoded as Tazuna's Go struct would be: `spec.provider`,
- * `spec.secrets[]` {uri, preferLabel, items: {providerKey: {mapTo}}}, `spec.static`,
- * `spec.outputs[]` (stdout or kubernetesSecret). The file's own apiVersion/kind are not checked.
+ * A GenesisSecret file (docs/compatibility.md#genesissecret), decoded as Tazuna's Go struct would
+ * be: `spec.provider`, `spec.secrets[]` {uri, preferLabel, items: {providerKey: {mapTo}}},
+ * `spec.static`, `spec.outputs[]` (stdout or kubernetesSecret). The file's own apiVersion/kind are
+ * not checked.
  */
 import { unmarshalGoFile } from '../../go/json.js'
 import { genesisSecretGoType } from '../../go/schema-types.js'

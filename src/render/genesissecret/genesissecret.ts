@@ -1,9 +1,9 @@
 /**
- * `type: genesissecret` Build (spec §4.3): fetch every `secrets[]` entry through the provider
- * (`default-op` via the op CLI, or an `envfile` provider), map the listed items to their output
- * keys, merge (later wins), put `static` on top, and emit one v1 Secret with `stringData` per
- * `kubernetesSecret` output. Every value that ends up in a Secret is registered as a secret;
- * errors name keys, files and items, never values.
+ * `type: genesissecret` Build (docs/compatibility.md#genesissecret): fetch every `secrets[]` entry
+ * through the provider (`default-op` via the op CLI, or an `envfile` provider), map the listed
+ * items to their output keys, merge (later wins), put `static` on top, and emit one v1 Secret with
+ * `stringData` per `kubernetesSecret` output. Every value that ends up in a Secret is registered as
+ * a secret; errors name keys, files and items, never values.
  */
 import path from 'node:path'
 import { ConfigError } from '../../errors.js'
@@ -75,10 +75,11 @@ export function mapItems(
 /**
  * The v1 Secret as sigs.k8s.io/yaml would marshal Tazuna's corev1.Secret: empty name,
  * namespace, labels, annotations and stringData are omitted (omitempty), type defaults to
- * Opaque. `metadata.creationTimestamp` is omitted too: spec §4.3 says it is emitted as null,
- * but since k8s.io/apimachinery v0.35 (Tazuna's Helm v3.21.0 requires v0.35.1) the field is
- * tagged `omitempty,omitzero`, and the Go oracle (__tests__/oracle/render) confirms it is absent.
- * The ContentHash is the same either way (the hash drops creationTimestamp, §6).
+ * Opaque. `metadata.creationTimestamp` is omitted too: docs/compatibility.md#genesissecret says it
+ * is emitted as null, but since k8s.io/apimachinery v0.35 (Tazuna's Helm v3.21.0 requires v0.35.1)
+ * the field is tagged `omitempty,omitzero`, and the Go oracle (__tests__/oracle/render) confirms it
+ * is absent. The ContentHash is the same either way (the hash drops creationTimestamp,
+ * docs/compatibility.md#contenthash).
  */
 export function secretObject(
   output: KubernetesSecretOutput,

@@ -1,9 +1,10 @@
 /**
  * 1Password through the `op` CLI, as Tazuna's built-in `default-op` provider and helmfile vars
- * `from: op` use it (spec §4.2 step 1, §4.3): `op --format json item get --vault <vault> <item>`.
- * The CLI authenticates from its own environment (OP_SERVICE_ACCOUNT_TOKEN or a signed-in
- * session); nothing here sees a token. Field values are secrets: callers register every value
- * they use, and the item JSON never reaches a message.
+ * `from: op` use it (docs/compatibility.md#helmfile step 1, docs/compatibility.md#genesissecret):
+ * `op --format json item get --vault <vault> <item>`. The CLI authenticates from its own
+ * environment (OP_SERVICE_ACCOUNT_TOKEN or a signed-in session); nothing here sees a token. Field
+ * values are secrets: callers register every value they use, and the item JSON never reaches a
+ * message.
  */
 import type { CommandRunner } from '../ports.js'
 import { runTool } from '../tools.js'

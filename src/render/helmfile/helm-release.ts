@@ -1,7 +1,8 @@
 /**
- * One helmfile release as a `helm template` command line (spec §4.2 step 5, §13.4–13.6). Tazuna
- * runs the Helm SDK's install in client-only dry-run mode and keeps `release.Manifest`; the
- * `helm template` flags below reproduce that run.
+ * One helmfile release as a `helm template` command line (docs/compatibility.md#helmfile step 5,
+ * docs/compatibility.md#empty-release-namespace, #helm-capabilities, #helm-hooks). Tazuna runs the
+ * Helm SDK's install in client-only dry-run mode and keeps `release.Manifest`; the `helm template`
+ * flags below reproduce that run.
  */
 import type { HelmCapabilities } from '../context.js'
 import type { HelmRelease, HelmRepository } from './helmfile-spec.js'
@@ -10,19 +11,20 @@ import type { HelmRelease, HelmRepository } from './helmfile-spec.js'
  * Kubernetes version when neither `helmfile.kubeVersion` nor cluster capabilities are known.
  * Helm v3.21's chartutil.DefaultCapabilities is v1.20.0 unless the binary was linked with the
  * Makefile's version flags (a library user such as Tazuna, or `go build` of the CLI, gets
- * v1.20.0); we pass it explicitly so helm builds that differ cannot change the output (§13.5).
+ * v1.20.0); we pass it explicitly so helm builds that differ cannot change the output
+ * (docs/compatibility.md#helm-capabilities).
  */
 export const DEFAULT_KUBE_VERSION = 'v1.20.0'
 
 /**
- * Stand-in for an omitted release namespace (§13.4). Tazuna renders such a release with an
- * empty `.Release.Namespace`; the Helm CLI cannot (`--namespace ''` falls back to the kubeconfig
- * namespace or `default`). We render with this name, which no chart will contain by accident,
- * and delete it from the output, so `namespace: {{ .Release.Namespace }}` yields `namespace: `
- * (null → the manifest's defaultNamespace applies) and `{{ .Release.Namespace | quote }}` yields
- * `""`, exactly as in Tazuna. Charts that compute on the value (`upper`, `sha256sum`,
- * `default "x" .Release.Namespace`, `if .Release.Namespace`) still see a non-empty name and can
- * differ; declare `namespace` on such releases.
+ * Stand-in for an omitted release namespace (docs/compatibility.md#empty-release-namespace). Tazuna
+ * renders such a release with an empty `.Release.Namespace`; the Helm CLI cannot (`--namespace ''`
+ * falls back to the kubeconfig namespace or `default`). We render with this name, which no chart
+ * will contain by accident, and delete it from the output, so `namespace: {{ .Release.Namespace }}`
+ * yields `namespace: ` (null → the manifest's defaultNamespace applies) and `{{ .Release.Namespace
+ * | quote }}` yields `""`, exactly as in Tazuna. Charts that compute on the value (`upper`,
+ * `sha256sum`, `default "x" .Release.Namespace`, `if .Release.Namespace`) still see a non-empty
+ * name and can differ; declare `namespace` on such releases.
  */
 export const EMPTY_NAMESPACE_STAND_IN = 'tazuna-omitted-release-namespace-5e1f'
 
@@ -85,7 +87,10 @@ export interface HelmTemplateInputs {
   valuesFiles: readonly string[]
 }
 
-/** The argument array of `helm template` for one release (hooks dropped, §13.6). */
+/**
+ * The argument array of `helm template` for one release (hooks dropped,
+ * docs/compatibility.md#helm-hooks).
+ */
 export function helmTemplateArgs(inputs: HelmTemplateInputs): string[] {
   const { release, chart, capabilities } = inputs
   const namespace = release.namespace === '' ? EMPTY_NAMESPACE_STAND_IN : release.namespace
@@ -119,7 +124,7 @@ function credentialArgs(repository: HelmRepository | undefined): string[] {
 
 /**
  * The release's output as Tazuna has it: the omitted-namespace stand-in removed, whitespace
- * trimmed (the helmfile manager joins trimmed outputs, §4.2 step 6).
+ * trimmed (the helmfile manager joins trimmed outputs, docs/compatibility.md#helmfile step 6).
  */
 export function releaseOutput(stdout: string, release: HelmRelease): string {
   const text = release.namespace === '' ? stdout.split(EMPTY_NAMESPACE_STAND_IN).join('') : stdout

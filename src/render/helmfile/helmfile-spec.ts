@@ -1,7 +1,7 @@
 /**
- * The part of a rendered helmfile that Tazuna reads (spec §4.2 step 4): `repositories` and
- * `releases`. Everything else a real helmfile may hold (environments, bases, needs, hooks, set,
- * helmDefaults, ...) is ignored, as upstream ignores it.
+ * The part of a rendered helmfile that Tazuna reads (docs/compatibility.md#helmfile step 4):
+ * `repositories` and `releases`. Everything else a real helmfile may hold (environments, bases,
+ * needs, hooks, set, helmDefaults, ...) is ignored, as upstream ignores it.
  */
 import {
   goAny,
@@ -23,7 +23,10 @@ export interface HelmRepository {
   oci: boolean
 }
 
-/** `releases[]`. `namespace` is kept as written: "" when omitted (spec §13.4). */
+/**
+ * `releases[]`. `namespace` is kept as written: "" when omitted
+ * (docs/compatibility.md#empty-release-namespace).
+ */
 export interface HelmRelease {
   name: string
   namespace: string

@@ -1,7 +1,8 @@
 /**
- * Resolving `helmfile.vars` (spec §4.2 step 1): `from: env` reads an environment variable (it
- * must be set), `from: static` takes `static` / `staticSlice` / `staticMap`, `from: op` reads one
- * field of a 1Password item by `id` or `label`. Values from 1Password are registered as secrets.
+ * Resolving `helmfile.vars` (docs/compatibility.md#helmfile step 1): `from: env` reads an
+ * environment variable (it must be set), `from: static` takes `static` / `staticSlice` /
+ * `staticMap`, `from: op` reads one field of a 1Password item by `id` or `label`. Values from
+ * 1Password are registered as secrets.
  */
 import { ConfigError } from '../../errors.js'
 import type { JsonObject, JsonValue } from '../../go/yaml.js'

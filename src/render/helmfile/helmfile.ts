@@ -1,6 +1,6 @@
 /**
- * `type: helmfile` — Tazuna's "helmfile subset" (spec §4.2): resolve vars, apply
- * tazuna.hint.yaml, find and render the helmfile as a Go template, then render every release
+ * `type: helmfile` — Tazuna's "helmfile subset" (docs/compatibility.md#helmfile): resolve vars,
+ * apply tazuna.hint.yaml, find and render the helmfile as a Go template, then render every release
  * with `helm template` (≤4 at a time, output in release order) and join the outputs.
  */
 import path from 'node:path'
@@ -23,7 +23,10 @@ import { fetchOpItem } from '../genesissecret/onepassword.js'
 import { runTool } from '../tools.js'
 import { planValuesSources, ValuesEntryError, type ValuesSource } from './values.js'
 
-/** Helmfile names tried, in order, when `path` is a directory (spec §4.2 step 2). */
+/**
+ * Helmfile names tried, in order, when `path` is a directory (docs/compatibility.md#helmfile step
+ * 2).
+ */
 export const HELMFILE_NAMES = [
   'helmfile.yaml.gotmpl',
   'helmfile.yaml',
@@ -85,7 +88,8 @@ async function helmfileVars(
     },
     where
   )
-  // §13.21: Tazuna looks in dir(path) — the parent directory when `path` is a directory.
+  // docs/compatibility.md#hint-file-lookup: Tazuna looks in dir(path) — the parent directory when
+  // `path` is a directory.
   const hintPath = path.join(path.dirname(manifestPath), HINT_FILE)
   const hintText = await readIfExists(run.files, hintPath)
   if (hintText === undefined) return vars

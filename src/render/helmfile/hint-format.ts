@@ -1,7 +1,7 @@
 /**
- * The `format` checks of tazuna.hint.yaml (spec §4.2.1): hostname, url, email, ip, cidr, uuid,
- * semver, datetime. The spec names the formats but not their exact grammar; these follow the
- * usual definitions (RFC 1123 host names, an absolute URL with scheme and host, RFC 3339
+ * The `format` checks of tazuna.hint.yaml (docs/compatibility.md#hint-files): hostname, url, email,
+ * ip, cidr, uuid, semver, datetime. The spec names the formats but not their exact grammar; these
+ * follow the usual definitions (RFC 1123 host names, an absolute URL with scheme and host, RFC 3339
  * date-times, semver 2.0.0 with an optional leading `v` as Tazuna accepts elsewhere).
  */
 import { isIP } from 'node:net'
@@ -34,7 +34,10 @@ export function isHintFormat(format: string): format is HintFormat {
   return (HINT_FORMATS as readonly string[]).includes(format)
 }
 
-/** Whether `value` satisfies `format`; callers skip empty strings (spec §4.2.1). */
+/**
+ * Whether `value` satisfies `format`; callers skip empty strings
+ * (docs/compatibility.md#hint-files).
+ */
 export function matchesHintFormat(format: HintFormat, value: string): boolean {
   switch (format) {
     case 'hostname':

@@ -1,8 +1,9 @@
 /**
- * tazuna.hint.yaml (spec §4.2.1): a helmfile's declaration of the vars it expects. It is checked
- * against its own schema, then the resolved vars are validated against it (type, required,
- * required_with/required_without on user-provided vars only, format, oneof_required rules) and
- * every var the user did not provide gets its `default` or a typed zero value.
+ * tazuna.hint.yaml (docs/compatibility.md#hint-files): a helmfile's declaration of the vars it
+ * expects. It is checked against its own schema, then the resolved vars are validated against it
+ * (type, required, required_with/required_without on user-provided vars only, format,
+ * oneof_required rules) and every var the user did not provide gets its `default` or a typed zero
+ * value.
  *
  * The spec gives the rules but not upstream's message texts; messages here name the hint file,
  * the line and the var.
@@ -11,7 +12,10 @@ import { ConfigError, type ConfigProblem } from '../../errors.js'
 import { isJsonObject, type JsonObject, type JsonValue, type YamlDocument } from '../../go/yaml.js'
 import { isHintFormat, matchesHintFormat, type HintFormat } from './hint-format.js'
 
-/** The file name, looked up in dir(manifest path) — see §13.21 and hintFilePath. */
+/**
+ * The file name, looked up in dir(manifest path) — see docs/compatibility.md#hint-file-lookup and
+ * hintFilePath.
+ */
 export const HINT_FILE = 'tazuna.hint.yaml'
 
 /** A var's declared type and the JSON shape its value has. */

@@ -1,6 +1,6 @@
 /**
- * Release values (spec §4.2 step 5): Tazuna merges, in order, each `values[]` entry (a file
- * relative to the helmfile directory, an inline map, or null) and then every
+ * Release values (docs/compatibility.md#helmfile step 5): Tazuna merges, in order, each `values[]`
+ * entry (a file relative to the helmfile directory, an inline map, or null) and then every
  * `helmfile.extraValueFiles` entry, with Helm's deep merge.
  *
  * We hand the same sequence to `helm template` as one `-f` per entry, in order. Helm's CLI folds

@@ -1,6 +1,7 @@
 /**
- * `type: kustomize` (spec §4.1): Tazuna runs krusty in-process with MakeDefaultOptions(); we run
- * the kustomize v5 CLI (or kubectl's embedded copy) with the flags that make it the same build.
+ * `type: kustomize` (docs/compatibility.md#kustomize): Tazuna runs krusty in-process with
+ * MakeDefaultOptions(); we run the kustomize v5 CLI (or kubectl's embedded copy) with the flags
+ * that make it the same build.
  */
 import type { CommandRunner } from '../ports.js'
 import type { ToolCommands } from '../context.js'

@@ -1,10 +1,10 @@
 // Command decode unmarshals YAML documents with sigs.k8s.io/yaml into Go structs shaped like
-// Tazuna's types (written from the behaviour spec §2, §4.2 and §4.3; type names as in
-// src/config/schema-go.ts and src/render/helmfile-spec.ts), as Tazuna loads tazuna.yaml after
-// rendering it, a GenesisSecret file or a rendered helmfile. Input: a JSON array whose items
-// are either a YAML text (decoded as tazuna.yaml) or {"type": "GenesisSecret" | "Helmfile",
-// "text": ...}; output: per item {"error"} (Go reports the first mismatch only) or {"value"}
-// (the decoded struct, marshalled back to JSON).
+// Tazuna's types (written from docs/compatibility.md#schema, #helmfile and
+// docs/compatibility.md#genesissecret; type names as in src/config/schema-go.ts and
+// src/render/helmfile-spec.ts), as Tazuna loads tazuna.yaml after rendering it, a GenesisSecret
+// file or a rendered helmfile. Input: a JSON array whose items are either a YAML text (decoded as
+// tazuna.yaml) or {"type": "GenesisSecret" | "Helmfile", "text": ...}; output: per item {"error"}
+// (Go reports the first mismatch only) or {"value"} (the decoded struct, marshalled back to JSON).
 package main
 
 import (

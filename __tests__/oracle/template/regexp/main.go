@@ -1,6 +1,7 @@
 // Command regexp answers, for each Go pattern, what Tazuna's context guard would do with it
-// (spec §2.3, §3 step 2): regexp.Compile's error, or whether `^(?:PATTERN)$` matches each
-// subject. Input {"patterns": [...], "subjects": [...]}; output one result per pattern.
+// (docs/compatibility.md#context-guard, #check step 2): regexp.Compile's error, or whether
+// `^(?:PATTERN)$` matches each subject. Input {"patterns": [...], "subjects": [...]}; output one
+// result per pattern.
 package main
 
 import (

@@ -1,5 +1,5 @@
-// The Go text/template engine tazuna-action runs as WebAssembly (spec §2.1 step 2, §4.2 step 3,
-// §13.7, §15.2): Node has no faithful Go template implementation, so the renderer is Go's own.
+// The Go text/template engine tazuna-action runs as WebAssembly (docs/compatibility.md#config-loading step 2, docs/compatibility.md#helmfile step 3,
+// docs/compatibility.md#go-templates): Node has no faithful Go template implementation, so the renderer is Go's own.
 // Sprig is pinned to Helm's version; sigs.k8s.io/yaml to Tazuna's (pepabo/tazuna:go.mod).
 module tazuna-action/gotemplate
 

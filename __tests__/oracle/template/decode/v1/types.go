@@ -1,7 +1,8 @@
-// Package v1 mirrors the shape of Tazuna's api/v1 types as the behaviour spec §2 describes
+// Package v1 mirrors the shape of Tazuna's api/v1 types as docs/compatibility.md#schema describes
 // them; the package name matters because Go's decode errors print types as v1.Name. The
-// GenesisSecret (§4.3) and helmfile subset (§4.2) types are here too, under the same package
-// name as src/config/go-json.ts prints them (their upstream packages are not documented).
+// GenesisSecret (docs/compatibility.md#genesissecret) and helmfile subset
+// (docs/compatibility.md#helmfile) types are here too, under the same package name as
+// src/config/go-json.ts prints them (their upstream packages are not documented).
 package v1
 
 type Tazuna struct {
@@ -138,8 +139,8 @@ type EnvfileProvider struct {
 	Path string `json:"path"`
 }
 
-// A GenesisSecret file (spec §4.3). The kubernetesSecret output's unused `context` field is
-// left out: its Go type is not documented.
+// A GenesisSecret file (docs/compatibility.md#genesissecret). The kubernetesSecret output's unused
+// `context` field is left out: its Go type is not documented.
 type GenesisSecret struct {
 	Spec GenesisSecretSpec `json:"spec"`
 }
@@ -176,7 +177,8 @@ type GenesisSecretKubernetesSecret struct {
 	Type        string            `json:"type"`
 }
 
-// The part of a rendered helmfile Tazuna's helmfile subset reads (spec §4.2 step 4).
+// The part of a rendered helmfile Tazuna's helmfile subset reads (docs/compatibility.md#helmfile
+// step 4).
 type Helmfile struct {
 	Repositories []HelmfileRepository `json:"repositories"`
 	Releases     []HelmfileRelease    `json:"releases"`

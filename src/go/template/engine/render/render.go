@@ -1,5 +1,6 @@
 // Package render renders Go text/template text the way Tazuna does, in one of two modes:
-// tazuna.yaml files (spec §2.1 step 2) and helmfile files (spec §4.2 step 3).
+// tazuna.yaml files (docs/compatibility.md#config-loading step 2) and helmfile files
+// (docs/compatibility.md#helmfile step 3).
 package render
 
 import (
