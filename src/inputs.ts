@@ -9,6 +9,10 @@ import { InputError } from './errors.js'
 /** What the action does in this run. */
 export type Mode = 'check' | 'diff' | 'apply'
 
+/** What the Diff shows inside each object: a diff from the base commit's render, from the live
+ * object (server-side dry run), or nothing (hashes only). */
+export type ContentDiffMode = 'base' | 'live' | 'off'
+
 /** Where the kubeconfig comes from: the ambient one, a file, or the input's own text. */
 export type KubeconfigSource =
   { kind: 'ambient' } | { kind: 'path'; path: string } | { kind: 'content'; content: string }
@@ -29,6 +33,7 @@ export interface Settings {
   failOnDiff: boolean
   /** How long an apply waits for the run lock held by another run. */
   lockTimeoutSeconds: number
+  contentDiff: ContentDiffMode
 }
 
 /** The runner's view of inputs, environment and event; main.ts binds it to @actions/*. */
@@ -54,12 +59,14 @@ export const inputDefaults = {
   'github-token': '',
   comment: 'true',
   'fail-on-diff': 'false',
-  'lock-timeout': '10m'
+  'lock-timeout': '10m',
+  'content-diff': 'base'
 } as const
 
 type InputName = keyof typeof inputDefaults
 
 const modes = ['auto', 'check', 'diff', 'apply'] as const
+const contentDiffModes = ['base', 'live', 'off'] as const
 const pullRequestEvents = new Set(['pull_request', 'pull_request_target'])
 const pushEvents = new Set(['push'])
 
@@ -95,8 +102,17 @@ export function readSettings(source: InputSource): Settings {
     githubToken: read('github-token'),
     comment: flag('comment'),
     failOnDiff: flag('fail-on-diff'),
-    lockTimeoutSeconds: parseDurationSeconds('input "lock-timeout"', read('lock-timeout'))
+    lockTimeoutSeconds: parseDurationSeconds('input "lock-timeout"', read('lock-timeout')),
+    contentDiff: parseContentDiff(read('content-diff'))
   }
+}
+
+/** `base`, `live` or `off`; anything else names the input and the accepted values. */
+export function parseContentDiff(value: string): ContentDiffMode {
+  if ((contentDiffModes as readonly string[]).includes(value)) return value as ContentDiffMode
+  throw new InputError(
+    `input "content-diff" must be one of ${contentDiffModes.join(', ')}, got ${JSON.stringify(value)}`
+  )
 }
 
 /**

@@ -17,7 +17,13 @@ import { kubeconfigFileSecrets, kubeconfigSecrets } from './adapters/kubeconfig-
 import { upsertStickyComment } from './adapters/github-comments.js'
 import type { Runner } from './action/ports.js'
 import { createEngine, type Engine, type LockRequest } from './engine/engine.js'
+import type { EnginePorts, EngineSettings } from './engine/ports.js'
 import { readSettings, type KubeconfigSource, type Settings } from './inputs.js'
+import { renderAtCommit } from './action/base-render.js'
+import type { BeforeSide } from './action/content-flow.js'
+import type { PullRequest } from './action/ports.js'
+import { systemClock } from './adapters/clock.js'
+import { createSecretRegistry } from './render/secrets.js'
 
 /** Runs the action: check, Diff (pull requests) or apply (pushes), as the inputs say. */
 export async function run(): Promise<void> {
@@ -28,6 +34,7 @@ export async function run(): Promise<void> {
       eventName: github.context.eventName ?? ''
     })
     if (settings.githubToken !== '') core.setSecret(settings.githubToken)
+    runSecrets.registerSecret(settings.githubToken)
     await runMode(settings)
   } catch (error) {
     core.setFailed(error instanceof Error ? error.message : String(error))
@@ -42,30 +49,29 @@ async function runMode(settings: Settings): Promise<void> {
     summaryFile: env.GITHUB_STEP_SUMMARY
   })
   const kubeconfig = kubeconfigPath(settings.kubeconfig, env.RUNNER_TEMP)
-  const engine = createEngine(
-    {
-      file: settings.config,
-      environment: settings.environment,
-      tags: settings.tags,
-      version: packageJson.version
-    },
-    processEnginePorts({
-      env,
-      ...(kubeconfig === undefined ? {} : { kubeconfig }),
-      codeDir: import.meta.dirname,
-      registerSecret: (value) => core.setSecret(value),
-      log: { info: (message) => core.info(message), warn: (message) => core.warning(message) },
-      onSessionOpened: (describe) => core.info(`Cluster: ${describe}`),
-      ...(env.RUNNER_TEMP ? { tempDir: env.RUNNER_TEMP } : {})
-    })
-  )
+  const engineSettings: EngineSettings = {
+    file: settings.config,
+    environment: settings.environment,
+    tags: settings.tags,
+    version: packageJson.version
+  }
+  const ports = processEnginePorts({
+    env,
+    ...(kubeconfig === undefined ? {} : { kubeconfig }),
+    codeDir: import.meta.dirname,
+    registerSecret: (value) => core.setSecret(value),
+    log: { info: (message) => core.info(message), warn: (message) => core.warning(message) },
+    onSessionOpened: (describe) => core.info(`Cluster: ${describe}`),
+    ...(env.RUNNER_TEMP ? { tempDir: env.RUNNER_TEMP } : {})
+  })
+  const engine = createEngine(engineSettings, ports)
   const target = {
     config: settings.config,
     environment: settings.environment,
     sha: github.context.sha ?? ''
   }
   try {
-    await runFlow(settings, engine, runner, target)
+    await runFlow(settings, { engine, ports, engineSettings }, runner, target)
   } catch (error) {
     // Messages can quote rendered output or a tool's stderr: mask what the renderers registered.
     throw new Error(engine.redact(error instanceof Error ? error.message : String(error)), {
@@ -76,9 +82,16 @@ async function runMode(settings: Settings): Promise<void> {
   }
 }
 
+/** The head engine and what a second engine (over the base commit's files) is built from. */
+interface Engines {
+  engine: Engine
+  ports: EnginePorts
+  engineSettings: EngineSettings
+}
+
 async function runFlow(
   settings: Settings,
-  engine: Engine,
+  { engine, ports, engineSettings }: Engines,
   runner: Runner,
   target: { config: string; environment: string; sha: string }
 ): Promise<void> {
@@ -96,7 +109,10 @@ async function runFlow(
     {
       engine,
       runner,
-      postComment: (comment) => upsertStickyComment(settings.githubToken, comment)
+      postComment: (comment) => upsertStickyComment(settings.githubToken, comment),
+      ...beforeSideOf(settings, pullRequest, { ports, engineSettings }),
+      now: () => systemClock.now(),
+      redact: (text) => runSecrets.redact(engine.redact(text))
     },
     {
       ...target,
@@ -109,6 +125,38 @@ async function runFlow(
   )
 }
 
+// The before side of content diffs. Base mode renders the pull request's base commit with a
+// second engine over the same ports; without a pull request there is nothing to compare with.
+function beforeSideOf(
+  settings: Settings,
+  pullRequest: PullRequest | undefined,
+  head: { ports: EnginePorts; engineSettings: EngineSettings }
+): { before?: BeforeSide } {
+  if (settings.contentDiff === 'off' || pullRequest === undefined) return {}
+  const baseSha = pullRequest.baseSha ?? ''
+  const workspace = process.env.GITHUB_WORKSPACE || process.cwd()
+  return {
+    before: {
+      source: 'base',
+      baseSha,
+      render: () =>
+        renderAtCommit(
+          baseSha,
+          { workspace, config: settings.config },
+          {
+            runner: head.ports.runner,
+            makeTempDir: (prefix) => head.ports.files.makeTempDir(prefix),
+            engineFor: (file) => createEngine({ ...head.engineSettings, file }, head.ports)
+          }
+        )
+    }
+  }
+}
+
+// Secrets of the run itself (the token, the kubeconfig's credentials): masked in the log by the
+// runner, and redacted here from what is posted through the API, which the runner never sees.
+const runSecrets = createSecretRegistry()
+
 // The kubeconfig input's text goes to a 0600 file under RUNNER_TEMP, never into the log. Every
 // secret of the kubeconfig the run uses is masked first, as its bare value.
 function kubeconfigPath(
@@ -116,12 +164,16 @@ function kubeconfigPath(
   runnerTemp: string | undefined
 ): string | undefined {
   if (source.kind === 'content') {
-    for (const secret of kubeconfigSecrets(source.content)) core.setSecret(secret)
+    for (const secret of kubeconfigSecrets(source.content)) {
+      core.setSecret(secret)
+      runSecrets.registerSecret(secret)
+    }
     return writeKubeconfigFile(runnerTemp, source.content)
   }
   const file = source.kind === 'path' ? source.path : undefined
   for (const secret of kubeconfigFileSecrets(file, process.env, os.homedir())) {
     core.setSecret(secret)
+    runSecrets.registerSecret(secret)
   }
   return file
 }

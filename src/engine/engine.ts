@@ -18,6 +18,9 @@ import {
 import { manifestRenderer, renderBuildText } from './render.js'
 import type { ClusterSession, EnginePorts, EngineSettings } from './ports.js'
 import { computeManifestDiffs } from '../apply/manifest-diffs.js'
+import type { DesiredState } from '../apply/manifest-unit.js'
+import type { RenderedObjects } from '../report/content-diff.js'
+import { memoizedRenderer, renderObjectsOf } from './content.js'
 import type { ApplyOutcome, ManifestDiff } from '../report/model.js'
 import type { State } from '../state/state.js'
 
@@ -69,6 +72,11 @@ export interface Engine {
   renderBuild(run: ConfigRun): Promise<string>
   /** Every named manifest's Diff against its recorded State (read-only). */
   diff(run: ConfigRun): Promise<ManifestDiff[]>
+  /**
+   * Every named manifest's rendered objects by state key, for content diffs. Shares the renders
+   * of `diff(run)`: each manifest of a run renders once for both.
+   */
+  renderObjects(run: ConfigRun): Promise<RenderedObjects>
   /** Every named manifest's recorded State (read-only); manifests without State are left out. */
   listState(run: ConfigRun): Promise<ListedState[]>
   /** Layered apply with State sync, after the kube-context guard. */
@@ -86,6 +94,12 @@ export function createEngine(settings: EngineSettings, ports: EnginePorts): Engi
   let session: ClusterSession | undefined
   const openSession = (): ClusterSession => (session ??= ports.openSession())
   const renderer = (run: ConfigRun) => manifestRenderer(run, settings, scoped, openSession)
+  const diffRenders = new WeakMap<ConfigRun, (m: Manifest) => Promise<DesiredState>>()
+  const sharedRenderer = (run: ConfigRun) => {
+    let render = diffRenders.get(run)
+    if (render === undefined) diffRenders.set(run, (render = memoizedRenderer(renderer(run))))
+    return render
+  }
 
   return {
     check: () => checkedRun(settings, ports),
@@ -96,10 +110,11 @@ export function createEngine(settings: EngineSettings, ports: EnginePorts): Engi
     async diff(run) {
       return computeManifestDiffs(run.manifests, {
         store: openSession().store,
-        build: renderer(run),
+        build: sharedRenderer(run),
         log: ports.log
       })
     },
+    renderObjects: (run) => renderObjectsOf(run.manifests, sharedRenderer(run)),
     async listState(run) {
       const names = namedManifests(run.manifests, ports.log)
       const stored = await openSession().store.readMany(names)

@@ -29,7 +29,8 @@ describe('readSettings', () => {
       githubToken: '',
       comment: true,
       failOnDiff: false,
-      lockTimeoutSeconds: 600
+      lockTimeoutSeconds: 600,
+      contentDiff: 'base'
     })
   })
 
@@ -44,6 +45,10 @@ describe('readSettings', () => {
     )
     expect({ ...declared, 'github-token': '' }).toEqual(inputDefaults)
     expect(declared['github-token']).toBe('${{ github.token }}')
+  })
+
+  it.each(['base', 'live', 'off'])('reads content-diff %s', (value) => {
+    expect(readSettings(source({ 'content-diff': value })).contentDiff).toBe(value)
   })
 
   it.each([
@@ -70,7 +75,12 @@ describe('readSettings', () => {
     [{ sync: 'false', prune: 'true' }, 'push', /input "prune".*requires input "sync"/],
     [{ sync: 'false', atomic: 'true' }, 'push', /input "atomic" requires input "sync"/],
     [{ 'lock-timeout': '10 minutes' }, 'push', /input "lock-timeout" must be a duration/],
-    [{ 'lock-timeout': '5d' }, 'push', /input "lock-timeout" must be a duration/]
+    [{ 'lock-timeout': '5d' }, 'push', /input "lock-timeout" must be a duration/],
+    [
+      { 'content-diff': 'kubectl' },
+      'pull_request',
+      /input "content-diff" must be one of base, live, off, got "kubectl"/
+    ]
   ])('rejects %o on %s naming the input and accepted values', (inputs, event, message) => {
     expect(() => readSettings(source(inputs, event))).toThrow(InputError)
     expect(() => readSettings(source(inputs, event))).toThrow(message)
