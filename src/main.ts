@@ -126,13 +126,15 @@ async function runFlow(
 }
 
 // The before side of content diffs. Base mode renders the pull request's base commit with a
-// second engine over the same ports; without a pull request there is nothing to compare with.
+// second engine over the same ports; live mode reads the cluster; without a pull request
+// there is nothing to compare with.
 function beforeSideOf(
   settings: Settings,
   pullRequest: PullRequest | undefined,
   head: { ports: EnginePorts; engineSettings: EngineSettings }
 ): { before?: BeforeSide } {
   if (settings.contentDiff === 'off' || pullRequest === undefined) return {}
+  if (settings.contentDiff === 'live') return { before: { source: 'live' } }
   const baseSha = pullRequest.baseSha ?? ''
   const workspace = process.env.GITHUB_WORKSPACE || process.cwd()
   return {

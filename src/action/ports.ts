@@ -15,7 +15,10 @@ export type { EngineLog } from '../engine/ports.js'
  * The engine as the flows use it: check, then the Diff or the apply of the checked run
  * (src/engine/engine.ts; the command line drives the same engine).
  */
-export type FlowEngine = Pick<Engine, 'check' | 'diff' | 'renderObjects' | 'apply' | 'redact'>
+export type FlowEngine = Pick<
+  Engine,
+  'check' | 'diff' | 'renderObjects' | 'liveObjects' | 'apply' | 'redact'
+>
 
 /** The runner: log, job summary, outputs, annotations and the report files. */
 export interface Runner {

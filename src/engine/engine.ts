@@ -20,7 +20,7 @@ import type { ClusterSession, EnginePorts, EngineSettings } from './ports.js'
 import { computeManifestDiffs } from '../apply/manifest-diffs.js'
 import type { DesiredState } from '../apply/manifest-unit.js'
 import type { RenderedObjects } from '../report/content-diff.js'
-import { memoizedRenderer, renderObjectsOf } from './content.js'
+import { liveObjectsOf, memoizedRenderer, renderObjectsOf, type LiveObjects } from './content.js'
 import type { ApplyOutcome, ManifestDiff } from '../report/model.js'
 import type { State } from '../state/state.js'
 
@@ -77,6 +77,11 @@ export interface Engine {
    * of `diff(run)`: each manifest of a run renders once for both.
    */
   renderObjects(run: ConfigRun): Promise<RenderedObjects>
+  /**
+   * Live mode of content diffs: for each entry of `diffs`, the live object and the server's
+   * dry-run apply of the head object (`dryRun=All`; needs `patch` RBAC, writes nothing).
+   */
+  liveObjects(run: ConfigRun, diffs: readonly ManifestDiff[]): Promise<LiveObjects>
   /** Every named manifest's recorded State (read-only); manifests without State are left out. */
   listState(run: ConfigRun): Promise<ListedState[]>
   /** Layered apply with State sync, after the kube-context guard. */
@@ -115,6 +120,10 @@ export function createEngine(settings: EngineSettings, ports: EnginePorts): Engi
       })
     },
     renderObjects: (run) => renderObjectsOf(run.manifests, sharedRenderer(run)),
+    async liveObjects(run, diffs) {
+      const head = await renderObjectsOf(run.manifests, sharedRenderer(run))
+      return liveObjectsOf(diffs, head, openSession().cluster)
+    },
     async listState(run) {
       const names = namedManifests(run.manifests, ports.log)
       const stored = await openSession().store.readMany(names)

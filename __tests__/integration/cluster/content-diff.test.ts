@@ -2,7 +2,7 @@
 // head commit, the base rendered in a temporary worktree (real git, real kustomize), State
 // applied on the real API server, and the comment rendered from the result.
 import { execFileSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from '@jest/globals'
@@ -13,7 +13,7 @@ import { createEngine, type Engine } from '../../../src/engine/engine.js'
 import type { EnginePorts } from '../../../src/engine/ports.js'
 import { renderComment } from '../../../src/report/comment.js'
 import type { ObjectContentDiff } from '../../../src/report/content-diff.js'
-import { adminKubeconfig } from '../../support/cluster.js'
+import { adminKubeconfig, adminSession } from '../../support/cluster.js'
 import { commitAll, commitNext } from '../../support/git-repo.js'
 import { writeConfig, writeFixtureRepo, type FixtureRepo } from '../../support/fixture-repo.js'
 import { goTemplateEngineFiles } from '../../unit/go/template/go-oracle.js'
@@ -189,6 +189,79 @@ describe('content diffs from the base commit', () => {
       '+  GREETING: from-c'
     ])
     expect(byName(diffs, '/worker').lines).toEqual([])
+  })
+})
+
+/** The Diff with live content diffs, as the admin (dry-run apply needs patch). */
+async function liveDiff(workspace: string) {
+  const engine = engineAt(join(workspace, 'tazuna.yaml'))
+  try {
+    const { run } = await engine.check()
+    return await diffWithContent(engine, run!, {
+      before: { source: 'live' },
+      now: () => Date.now(),
+      notice: (message) => {
+        throw new Error(`unexpected notice: ${message}`)
+      }
+    })
+  } finally {
+    engine.close()
+  }
+}
+
+describe('content diffs from the live objects', () => {
+  it('show only the real change of a Deployment the server filled with defaults, and write nothing', async () => {
+    const repo = writeFixtureRepo()
+    const base = commitAll(repo.dir, 'base')
+    await applyAt(repo, base)
+    const webFile = join(repo.dir, 'manifests/web/deployment.yaml')
+    const original = readFileSync(webFile, 'utf8')
+    writeFileSync(webFile, original.replace('replicas: 2', 'replicas: 3'))
+    commitNext(repo.dir, 'head')
+
+    const session = adminSession()
+    const deploymentRef = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      namespace: repo.namespace,
+      name: 'web'
+    }
+    const versions = async () => ({
+      web: (await session.cluster.get(deploymentRef))!.metadata,
+      state: await Promise.all(
+        Object.values(repo.manifests).map(
+          async (m) =>
+            (await session.cluster.get({
+              apiVersion: 'v1',
+              kind: 'ConfigMap',
+              namespace: 'tazuna',
+              name: `tazuna-state-${m}`
+            }))!.metadata
+        )
+      )
+    })
+    const rv = (m: unknown) => (m as { resourceVersion: string }).resourceVersion
+    const before = await versions()
+    try {
+      const live = await liveDiff(repo.dir)
+      const web = byName(live.content!.diffs, '/Deployment/' + repo.namespace + '/web')
+      expect(web.relation).toBe('live')
+      expect(changes(web)).toEqual(['-  replicas: 2', '+  replicas: 3'])
+      // The live object carries defaults (strategy, revisionHistoryLimit, ...) on both sides.
+      expect(web.lines.join('\n')).not.toMatch(/managedFields|resourceVersion|uid:|status:/)
+
+      const fromBase = await contentDiff(repo.dir, base)
+      const baseWeb = byName(fromBase.content!.diffs, '/Deployment/' + repo.namespace + '/web')
+      expect(changes(baseWeb)).toEqual(['-  replicas: 2', '+  replicas: 3'])
+      expect(baseWeb.lines.join('\n')).not.toMatch(/revisionHistoryLimit|progressDeadlineSeconds/)
+
+      const after = await versions()
+      expect(rv(after.web)).toBe(rv(before.web))
+      expect(after.state.map(rv)).toEqual(before.state.map(rv))
+      expect((await session.cluster.get(deploymentRef))!.spec).toMatchObject({ replicas: 2 })
+    } finally {
+      session.close()
+    }
   })
 })
 

@@ -83,6 +83,7 @@ export function fakeEngine(options: {
       if (run !== fakeRun) throw new Error('renderObjects got a run that check did not return')
       return Promise.resolve(options.objects ?? new Map())
     },
+    liveObjects: () => Promise.reject(new Error('live objects are not faked')),
     apply: (run, { gitCommitHash, log, sync, prune, atomic }) => {
       if (run !== fakeRun) throw new Error('apply got a run that check did not return')
       calls.push(
