@@ -8,12 +8,12 @@
  * and `run`. To add one, write a module exporting a CliCommand (src/cli/command.ts)
  * and list it in `commands`.
  */
-import { existsSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util'
 import packageJson from '../package.json' with { type: 'json' }
 import { processEnginePorts } from './adapters/engine-ports.js'
+import { repositoryRootOf } from './adapters/repository-root.js'
 import { gitAncestry, gitCommitOf } from './adapters/git.js'
 import { applyCommand } from './cli/apply-command.js'
 import { buildCommand } from './cli/build-command.js'
@@ -246,13 +246,6 @@ export function createCliEngine(
  */
 function repositoryPolicy(flags: GlobalFlags): PathPolicy {
   const configDir = path.dirname(path.resolve(flags.filePath))
-  let root = configDir
-  for (let dir = configDir; ; dir = path.dirname(dir)) {
-    if (existsSync(path.join(dir, '.git'))) {
-      root = dir
-      break
-    }
-    if (path.dirname(dir) === dir) break
-  }
+  const root = repositoryRootOf(configDir) ?? configDir
   return { root, allowed: (flags.allowPaths ?? []).map((dir) => path.resolve(dir)) }
 }

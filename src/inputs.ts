@@ -9,6 +9,10 @@ import { InputError } from './errors.js'
 /** What the action does in this run. */
 export type Mode = 'check' | 'diff' | 'apply' | 'drift'
 
+/** What the Diff shows inside each object: a diff from the base commit's render, from the live
+ * object (server-side dry run), or nothing (hashes only). */
+export type ContentDiffMode = 'base' | 'live' | 'off'
+
 /** Where the kubeconfig comes from: the ambient one, a file, or the input's own text. */
 export type KubeconfigSource =
   { kind: 'ambient' } | { kind: 'path'; path: string } | { kind: 'content'; content: string }
@@ -37,6 +41,7 @@ export interface Settings {
   failOnDrift: boolean
   /** Keep one issue per (config, environment) current in drift mode. */
   driftIssue: boolean
+  contentDiff: ContentDiffMode
 }
 
 /** The runner's view of inputs, environment and event; main.ts binds it to @actions/*. */
@@ -66,12 +71,14 @@ export const inputDefaults = {
   'allowed-paths': '',
   'allow-older-commit': 'false',
   'fail-on-drift': 'false',
-  'drift-issue': 'false'
+  'drift-issue': 'false',
+  'content-diff': 'base'
 } as const
 
 type InputName = keyof typeof inputDefaults
 
 const modes = ['auto', 'check', 'diff', 'apply', 'drift'] as const
+const contentDiffModes = ['base', 'live', 'off'] as const
 const pullRequestEvents = new Set(['pull_request', 'pull_request_target'])
 const pushEvents = new Set(['push'])
 const scheduledEvents = new Set(['schedule', 'workflow_dispatch'])
@@ -112,8 +119,17 @@ export function readSettings(source: InputSource): Settings {
     allowedPaths: splitList(read('allowed-paths')),
     allowOlderCommit: flag('allow-older-commit'),
     failOnDrift: flag('fail-on-drift'),
-    driftIssue: flag('drift-issue')
+    driftIssue: flag('drift-issue'),
+    contentDiff: parseContentDiff(read('content-diff'))
   }
+}
+
+/** `base`, `live` or `off`; anything else names the input and the accepted values. */
+export function parseContentDiff(value: string): ContentDiffMode {
+  if ((contentDiffModes as readonly string[]).includes(value)) return value as ContentDiffMode
+  throw new InputError(
+    `input "content-diff" must be one of ${contentDiffModes.join(', ')}, got ${JSON.stringify(value)}`
+  )
 }
 
 /**

@@ -16,6 +16,7 @@ import { publishDriftIssue } from './adapters/github-issues.js'
 import { createActionsRunner } from './adapters/actions-reporting.js'
 import { writeKubeconfigFile } from './adapters/actions-files.js'
 import { processEnginePorts } from './adapters/engine-ports.js'
+import { repositoryRootOf } from './adapters/repository-root.js'
 import { firstKnownAncestry, gitAncestry } from './adapters/git.js'
 import { githubAncestry } from './adapters/github-compare.js'
 import { kubeconfigFileSecrets, kubeconfigSecrets } from './adapters/kubeconfig-secrets.js'
@@ -24,7 +25,13 @@ import type { Runner } from './action/ports.js'
 import type { CommitAncestry } from './apply/commit-guard.js'
 import type { PathPolicy } from './config/confinement.js'
 import { createEngine, type Engine, type LockRequest } from './engine/engine.js'
+import type { EnginePorts, EngineSettings } from './engine/ports.js'
 import { readSettings, type KubeconfigSource, type Settings } from './inputs.js'
+import { renderAtCommit } from './action/base-render.js'
+import type { BeforeSide } from './action/content-flow.js'
+import type { PullRequest } from './action/ports.js'
+import { systemClock } from './adapters/clock.js'
+import { createSecretRegistry } from './render/secrets.js'
 
 /**
  * Runs the action: check, Diff (pull requests), apply (pushes) or drift (scheduled runs), as
@@ -38,6 +45,7 @@ export async function run(): Promise<void> {
       eventName: github.context.eventName ?? ''
     })
     if (settings.githubToken !== '') core.setSecret(settings.githubToken)
+    runSecrets.registerSecret(settings.githubToken)
     await runMode(settings)
   } catch (error) {
     core.setFailed(error instanceof Error ? error.message : String(error))
@@ -52,13 +60,13 @@ async function runMode(settings: Settings): Promise<void> {
     summaryFile: env.GITHUB_STEP_SUMMARY
   })
   const kubeconfig = kubeconfigPath(settings.kubeconfig, env.RUNNER_TEMP)
-  const engine = createEngine(
-    {
-      file: settings.config,
-      environment: settings.environment,
-      tags: settings.tags,
-      version: packageJson.version
-    },
+  const engineSettings: EngineSettings = {
+    file: settings.config,
+    environment: settings.environment,
+    tags: settings.tags,
+    version: packageJson.version
+  }
+  const portsFor = (confine: PathPolicy): EnginePorts =>
     processEnginePorts({
       env,
       ...(kubeconfig === undefined ? {} : { kubeconfig }),
@@ -67,16 +75,24 @@ async function runMode(settings: Settings): Promise<void> {
       log: { info: (message) => core.info(message), warn: (message) => core.warning(message) },
       onSessionOpened: (describe) => core.info(`Cluster: ${describe}`),
       ...(env.RUNNER_TEMP ? { tempDir: env.RUNNER_TEMP } : {}),
-      confine: workspacePolicy(settings)
+      confine
     })
-  )
+  const workspace = env.GITHUB_WORKSPACE || process.cwd()
+  const ports = portsFor(pathPolicy(workspace, settings))
+  // The base commit is rendered from a worktree outside the workspace: its reads are confined
+  // to that worktree, with the same allowed directories.
+  const basePortsFor = (file: string): EnginePorts => {
+    const dir = path.dirname(path.resolve(file))
+    return portsFor(pathPolicy(repositoryRootOf(dir) ?? dir, settings))
+  }
+  const engine = createEngine(engineSettings, ports)
   const target = {
     config: settings.config,
     environment: settings.environment,
     sha: github.context.sha ?? ''
   }
   try {
-    await runFlow(settings, engine, runner, target)
+    await runFlow(settings, { engine, ports, basePortsFor, engineSettings }, runner, target)
   } catch (error) {
     // Messages can quote rendered output or a tool's stderr: mask what the renderers registered.
     throw new Error(engine.redact(error instanceof Error ? error.message : String(error)), {
@@ -87,9 +103,18 @@ async function runMode(settings: Settings): Promise<void> {
   }
 }
 
+/** The head engine and what a second engine (over the base commit's files) is built from. */
+interface Engines {
+  engine: Engine
+  ports: EnginePorts
+  /** Ports for an engine over another checkout's tazuna.yaml (the base worktree). */
+  basePortsFor: (file: string) => EnginePorts
+  engineSettings: EngineSettings
+}
+
 async function runFlow(
   settings: Settings,
-  engine: Engine,
+  { engine, ports, basePortsFor, engineSettings }: Engines,
   runner: Runner,
   target: { config: string; environment: string; sha: string }
 ): Promise<void> {
@@ -128,7 +153,10 @@ async function runFlow(
     {
       engine,
       runner,
-      postComment: (comment) => upsertStickyComment(settings.githubToken, comment)
+      postComment: (comment) => upsertStickyComment(settings.githubToken, comment),
+      ...beforeSideOf(settings, pullRequest, { ports, basePortsFor, engineSettings }),
+      now: () => systemClock.now(),
+      redact: (text) => runSecrets.redact(engine.redact(text))
     },
     {
       ...target,
@@ -141,6 +169,41 @@ async function runFlow(
   )
 }
 
+// The before side of content diffs. Base mode renders the pull request's base commit with a
+// second engine over the same ports; live mode reads the cluster; without a pull request
+// there is nothing to compare with.
+function beforeSideOf(
+  settings: Settings,
+  pullRequest: PullRequest | undefined,
+  head: Pick<Engines, 'ports' | 'basePortsFor' | 'engineSettings'>
+): { before?: BeforeSide } {
+  if (settings.contentDiff === 'off' || pullRequest === undefined) return {}
+  if (settings.contentDiff === 'live') return { before: { source: 'live' } }
+  const baseSha = pullRequest.baseSha ?? ''
+  const workspace = process.env.GITHUB_WORKSPACE || process.cwd()
+  return {
+    before: {
+      source: 'base',
+      baseSha,
+      render: () =>
+        renderAtCommit(
+          baseSha,
+          { workspace, config: settings.config },
+          {
+            runner: head.ports.runner,
+            makeTempDir: (prefix) => head.ports.files.makeTempDir(prefix),
+            engineFor: (file) =>
+              createEngine({ ...head.engineSettings, file }, head.basePortsFor(file))
+          }
+        )
+    }
+  }
+}
+
+// Secrets of the run itself (the token, the kubeconfig's credentials): masked in the log by the
+// runner, and redacted here from what is posted through the API, which the runner never sees.
+const runSecrets = createSecretRegistry()
+
 // The kubeconfig input's text goes to a 0600 file under RUNNER_TEMP, never into the log. Every
 // secret of the kubeconfig the run uses is masked first, as its bare value.
 function kubeconfigPath(
@@ -148,19 +211,22 @@ function kubeconfigPath(
   runnerTemp: string | undefined
 ): string | undefined {
   if (source.kind === 'content') {
-    for (const secret of kubeconfigSecrets(source.content)) core.setSecret(secret)
+    for (const secret of kubeconfigSecrets(source.content)) {
+      core.setSecret(secret)
+      runSecrets.registerSecret(secret)
+    }
     return writeKubeconfigFile(runnerTemp, source.content)
   }
   const file = source.kind === 'path' ? source.path : undefined
   for (const secret of kubeconfigFileSecrets(file, process.env, os.homedir())) {
     core.setSecret(secret)
+    runSecrets.registerSecret(secret)
   }
   return file
 }
 
 // Reads stay in the checked-out repository, plus the directories the workflow allowed.
-function workspacePolicy(settings: Settings): PathPolicy {
-  const root = process.env.GITHUB_WORKSPACE || process.cwd()
+function pathPolicy(root: string, settings: Settings): PathPolicy {
   return { root, allowed: settings.allowedPaths.map((dir) => path.resolve(root, dir)) }
 }
 

@@ -5,12 +5,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { AppsV1Api, CoreV1Api, KubeConfig } from '@kubernetes/client-node'
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { parseMarker } from '../../src/report/marker.js'
 import { GitHubEmulator } from '../github-emulator/server.js'
 import { balanceOf, wellFormed } from '../unit/report/well-formed.js'
 import { writeConfig, writeFixtureRepo, type FixtureRepo } from '../support/fixture-repo.js'
+import { commitAll, commitNext } from '../support/git-repo.js'
 import {
   buildFreshDist,
   pullRequestPayload,
@@ -45,7 +46,14 @@ const sha = (n: number): string => n.toString(16).padStart(40, 'a')
 
 function prRun(
   repo: FixtureRepo,
-  options: { number: number; head: number; headRepo?: string; token?: string; kubeconfig?: string }
+  options: {
+    number: number
+    head: number
+    headRepo?: string
+    token?: string
+    kubeconfig?: string
+    baseSha?: string
+  }
 ) {
   return runAction({
     dist,
@@ -59,7 +67,8 @@ function prRun(
     payload: pullRequestPayload({
       number: options.number,
       headSha: sha(options.head),
-      ...(options.headRepo === undefined ? {} : { headRepo: options.headRepo })
+      ...(options.headRepo === undefined ? {} : { headRepo: options.headRepo }),
+      ...(options.baseSha === undefined ? {} : { baseSha: options.baseSha })
     }),
     sha: sha(options.head + 1000),
     apiUrl: emulator.url
@@ -219,6 +228,56 @@ describe('pull-request runs', () => {
     expect(r.summary).toContain('/v1/ConfigMap/' + repo.namespace + '/extra-02499')
     expect(r.summary.length).toBeGreaterThan(comment!.body.length)
     expect(balanceOf(r.summary)).toEqual(wellFormed)
+  })
+})
+
+describe('pull-request runs with content diffs', () => {
+  it('show each object changed since the deployed base, well-formed, with no secret anywhere', async () => {
+    const repo = writeFixtureRepo()
+    const planted = 'planted-secret-value-e2e-93f1'
+    const base = commitAll(repo.dir, 'base')
+    expect((await mergeRun(repo, base)).status).toBe(0)
+    writeFileSync(
+      join(repo.dir, 'manifests/config/settings.yaml'),
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  GREETING: hola\n' +
+        '  README.md: |\n    ````md\n    </details> <details>\n    ````\n---\n' +
+        `apiVersion: v1\nkind: Secret\nmetadata:\n  name: db\nstringData:\n  password: ${planted}\n`
+    )
+    commitNext(repo.dir, 'head')
+    const r = await prRun(repo, { number: 8, head: 9, baseSha: base })
+    expect(r.status).toBe(0)
+    const [comment] = commentsOn(8)
+    const body = comment!.body
+    expect(balanceOf(body)).toEqual(wellFormed)
+    expect(body).toContain('#### Changes inside objects')
+    expect(body).toContain('**deployed → proposed**')
+    expect(body).toContain('-  GREETING: hello\n')
+    expect(body).toContain('+  GREETING: hola\n')
+    expect(body).toMatch(/\+ {2}password: \(sensitive value, sha256:[0-9a-f]{12}\)/)
+    const diffPath = r.outputs['diff-path']!
+    expect(diffPath).toBe(join(dirname(r.outputs['report-path']!), 'report.diff'))
+    const files = ['report.json', 'report.txt', 'report.diff'].map((f) =>
+      readFileSync(join(dirname(diffPath), f), 'utf8')
+    )
+    expect(files[2]).toContain('+++ head/')
+    expect(balanceOf(r.summary)).toEqual(wellFormed)
+    expect(r.summary).toMatch(/Render time: head \d+\.\d s, base \d+\.\d s \(concurrently\)/)
+    const everything = [body, r.summary, ...files, r.stdout, r.stderr, JSON.stringify(r.outputs)]
+    for (const text of everything) expect(text).not.toContain(planted)
+    expect(r.stdout).not.toContain('::notice::No content diffs')
+  })
+
+  it('without the base commit fall back to hashes with one notice, never a failed job', async () => {
+    const repo = writeFixtureRepo()
+    commitAll(repo.dir, 'only')
+    const r = await prRun(repo, { number: 9, head: 10, baseSha: 'f'.repeat(40) })
+    expect(r.status).toBe(0)
+    expect(
+      r.stdout.match(/::notice::No content diffs: the base commit could not be rendered/g)
+    ).toHaveLength(1)
+    const [comment] = commentsOn(9)
+    expect(comment!.body).toContain('+ added        apps/v1/Deployment/')
+    expect(balanceOf(comment!.body)).toEqual(wellFormed)
   })
 })
 

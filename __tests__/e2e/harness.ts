@@ -184,6 +184,7 @@ export function pullRequestPayload(options: {
   number: number
   headSha: string
   headRepo?: string
+  baseSha?: string
 }): Record<string, unknown> {
   return {
     action: 'synchronize',
@@ -191,7 +192,7 @@ export function pullRequestPayload(options: {
     pull_request: {
       number: options.number,
       head: { sha: options.headSha, repo: { full_name: options.headRepo ?? 'acme/deploy' } },
-      base: { sha: '0'.repeat(40), repo: { full_name: 'acme/deploy' } }
+      base: { sha: options.baseSha ?? '0'.repeat(40), repo: { full_name: 'acme/deploy' } }
     },
     repository: { full_name: 'acme/deploy', name: 'deploy', owner: { login: 'acme' } }
   }

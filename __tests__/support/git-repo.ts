@@ -12,6 +12,11 @@ export function git(dir: string, ...args: string[]): string {
 /** Makes `dir` a repository on branch main with everything in it committed; returns the commit. */
 export function commitAll(dir: string, message: string): string {
   git(dir, 'init', '-q', '-b', 'main')
+  return commitNext(dir, message)
+}
+
+/** Commits everything in the repository at `dir` on its current branch; returns the commit. */
+export function commitNext(dir: string, message: string): string {
   git(dir, 'add', '-A')
   git(
     dir,

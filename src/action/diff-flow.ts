@@ -4,12 +4,15 @@
  * (config, environment). A fork's or any other read-only token gets the job summary and a
  * notice instead of a comment, never a failure.
  */
+import path from 'node:path'
 import { renderComment, renderDiffSummary } from '../report/comment.js'
+import { renderReportDiff } from '../report/content-diff.js'
 import { countOutputs, diffReportJson, problemsText } from '../report/files.js'
 import { countEntries, hasChanges, sumCounts, type DiffReport } from '../report/model.js'
 import { describeCounts } from '../report/markdown.js'
 import { checkFailure, runCheck } from './check-flow.js'
 import { renderDiffText } from '../state/text.js'
+import { diffWithContent, type BeforeSide } from './content-flow.js'
 import {
   CommentForbiddenError,
   type CommentPoster,
@@ -32,31 +35,61 @@ export interface DiffFlowOptions {
   summaryUrl?: string
 }
 
+/** What the Diff flow works with. */
+export interface DiffFlowDeps {
+  engine: FlowEngine
+  runner: Runner
+  postComment: CommentPoster
+  /** The before side of content diffs (input `content-diff`); absent: hashes only. */
+  before?: BeforeSide
+  /** Milliseconds, for the render timings in the job summary. */
+  now?: () => number
+  /** Replaces every secret the run knows (rendered values, token, kubeconfig credentials). */
+  redact?: (text: string) => string
+}
+
 /** Runs the flow; throws (once) for check problems, and for a Diff when fail-on-diff is on. */
-export async function runDiffFlow(
-  deps: { engine: FlowEngine; runner: Runner; postComment: CommentPoster },
-  options: DiffFlowOptions
-): Promise<void> {
+export async function runDiffFlow(deps: DiffFlowDeps, options: DiffFlowOptions): Promise<void> {
   const { engine, runner } = deps
+  const redact = deps.redact ?? ((text: string) => engine.redact(text))
   const checked = await runCheck(engine, runner)
-  const manifests = checked.run === undefined ? [] : await engine.diff(checked.run)
+  const { manifests, content } =
+    checked.run === undefined
+      ? { manifests: [], content: undefined }
+      : await diffWithContent(engine, checked.run, {
+          ...(deps.before ? { before: deps.before } : {}),
+          now: deps.now ?? (() => 0),
+          notice: (message) => runner.notice(message)
+        })
   const report: DiffReport = {
     config: options.config,
     environment: options.environment,
     sha: options.pullRequest?.headSha || options.sha,
     manifests,
     ...(checked.plan === undefined ? {} : { plan: checked.plan }),
-    problems: checked.problems
+    problems: checked.problems,
+    ...(content === undefined ? {} : { content })
   }
   const text = report.problems.length > 0 ? problemsText(report) : renderDiffText(manifests)
-  const reportPath = runner.writeReport({ json: diffReportJson(report), text })
-  await runner.writeSummary(renderDiffSummary(report, { reportPath }).markdown)
+  const reportPath = runner.writeReport({
+    json: redact(diffReportJson(report)),
+    text: redact(text),
+    ...(content === undefined
+      ? {}
+      : { diff: redact(renderReportDiff(content.diffs, content.source)) })
+  })
+  const diffPath = content === undefined ? '' : path.join(path.dirname(reportPath), 'report.diff')
+  await runner.writeSummary(redact(renderDiffSummary(report, { reportPath }).markdown))
   const perManifest = manifests.map((m) => ({
     manifest: m.manifest,
     counts: countEntries(m.entries)
   }))
-  runner.setOutputs({ ...countOutputs(perManifest), 'report-path': reportPath })
-  const commentUrl = await publishComment(deps, options, report)
+  runner.setOutputs({
+    ...countOutputs(perManifest),
+    'report-path': reportPath,
+    'diff-path': diffPath
+  })
+  const commentUrl = await publishComment({ ...deps, redact }, options, report)
   runner.setOutputs({ 'comment-url': commentUrl ?? '' })
 
   if (report.problems.length > 0) throw checkFailure(options.config, report.problems)
@@ -68,7 +101,7 @@ export async function runDiffFlow(
 }
 
 async function publishComment(
-  deps: { runner: Runner; postComment: CommentPoster },
+  deps: { runner: Runner; postComment: CommentPoster; redact: (text: string) => string },
   options: DiffFlowOptions,
   report: DiffReport
 ): Promise<string | undefined> {
@@ -102,7 +135,7 @@ async function publishComment(
       repo: pr.repo,
       issueNumber: pr.number,
       target: report,
-      body: body.markdown
+      body: deps.redact(body.markdown)
     })
     runner.info(`Pull-request comment ${result.action}: ${result.url}`)
     return result.url

@@ -17,7 +17,7 @@ export function pullRequestOf(
     | {
         number?: unknown
         head?: { sha?: unknown; repo?: RepoRef | null }
-        base?: { repo?: RepoRef }
+        base?: { sha?: unknown; repo?: RepoRef }
       }
     | undefined
   if (pr === undefined || typeof pr.number !== 'number') return undefined
@@ -32,6 +32,7 @@ export function pullRequestOf(
     ...repository,
     number: pr.number,
     headSha: typeof pr.head?.sha === 'string' ? pr.head.sha : '',
+    ...(typeof pr.base?.sha === 'string' ? { baseSha: pr.base.sha } : {}),
     ...(fromFork ? { forkOf: head ?? '(deleted fork)' } : {})
   }
 }

@@ -15,7 +15,10 @@ export type { EngineLog } from '../engine/ports.js'
  * The engine as the flows use it: check, then the Diff or the apply of the checked run
  * (src/engine/engine.ts; the command line drives the same engine).
  */
-export type FlowEngine = Pick<Engine, 'check' | 'diff' | 'apply' | 'redact'>
+export type FlowEngine = Pick<
+  Engine,
+  'check' | 'diff' | 'renderObjects' | 'liveObjects' | 'apply' | 'redact'
+>
 
 /** The runner: log, job summary, outputs, annotations and the report files. */
 export interface Runner {
@@ -27,8 +30,8 @@ export interface Runner {
   annotate(problems: readonly ConfigProblem[]): void
   writeSummary(markdown: string): Promise<void>
   setOutputs(outputs: Readonly<Record<string, string>>): void
-  /** Writes report.json and report.txt; returns report.json's path. */
-  writeReport(files: { json: string; text: string }): string
+  /** Writes report.json, report.txt and (content diffs) report.diff; returns report.json's path. */
+  writeReport(files: { json: string; text: string; diff?: string }): string
 }
 
 /** Where the sticky comment goes and what it says. */
@@ -62,6 +65,8 @@ export interface PullRequest {
   repo: string
   number: number
   headSha: string
+  /** The base branch's commit the pull request compares with (`pull_request.base.sha`). */
+  baseSha?: string
   /** `owner/repo` of the head when it differs from the base (a fork). */
   forkOf?: string
 }

@@ -6,14 +6,18 @@ import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
-/** Writes report.json and report.txt into a fresh directory; returns report.json's path. */
+/**
+ * Writes report.json, report.txt and, with content diffs, report.diff into a fresh directory;
+ * returns report.json's path.
+ */
 export function writeReportFiles(
   runnerTemp: string | undefined,
-  report: { json: string; text: string }
+  report: { json: string; text: string; diff?: string }
 ): string {
   const dir = mkdtempSync(join(tempRoot(runnerTemp), 'tazuna-report-'))
   writeFileSync(join(dir, 'report.json'), report.json)
   writeFileSync(join(dir, 'report.txt'), report.text)
+  if (report.diff !== undefined) writeFileSync(join(dir, 'report.diff'), report.diff)
   return join(dir, 'report.json')
 }
 

@@ -69,6 +69,29 @@ export class KubeCluster implements Cluster {
     if (isCrd(ref)) await this.waitUntilCrdServed(object, ref)
   }
 
+  async dryRunApply(object: JsonObject): Promise<JsonObject> {
+    const ref = refOf(object)
+    const what = `dry-run apply ${describeRef(ref)}`
+    const { path } = await this.locate(ref, what)
+    const res = await this.client.request(
+      {
+        method: 'PATCH',
+        path,
+        query: {
+          fieldManager: FIELD_MANAGER,
+          force: 'true',
+          fieldValidation: 'Strict',
+          dryRun: 'All'
+        },
+        body: applyBody(object),
+        contentType: 'application/apply-patch+yaml'
+      },
+      what
+    )
+    if (res.status >= 300) throw responseError(what, res)
+    return jsonBody<JsonObject>(what, res)
+  }
+
   async delete(ref: ObjectRef): Promise<void> {
     const what = `delete ${describeRef(ref)}`
     const located = await this.tryLocate(ref)

@@ -62,6 +62,11 @@ export interface Cluster {
   delete(ref: ObjectRef): Promise<void>
   /** The live object, or undefined when it does not exist. */
   get(ref: ObjectRef): Promise<JsonObject | undefined>
+  /**
+   * The object the server would store after applying `object` (server-side apply with
+   * `dryRun=All`, field manager `tazuna`, force): writes nothing. Content diffs in live mode.
+   */
+  dryRunApply?(object: JsonObject): Promise<JsonObject>
 }
 
 /** Server version and served API resources, discovered once per run. */

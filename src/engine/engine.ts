@@ -23,6 +23,9 @@ import {
 import { manifestRenderer, renderBuildText } from './render.js'
 import type { ClusterSession, EnginePorts, EngineSettings } from './ports.js'
 import { computeManifestDiffs } from '../apply/manifest-diffs.js'
+import type { DesiredState } from '../apply/manifest-unit.js'
+import type { RenderedObjects } from '../report/content-diff.js'
+import { liveObjectsOf, memoizedRenderer, renderObjectsOf, type LiveObjects } from './content.js'
 import type { ApplyOutcome, ManifestDiff } from '../report/model.js'
 import type { State } from '../state/state.js'
 import { driftOf, statusOf, type ManifestDrift, type ManifestStatus } from '../state/drift.js'
@@ -81,6 +84,16 @@ export interface Engine {
   renderBuild(run: ConfigRun): Promise<string>
   /** Every named manifest's Diff against its recorded State (read-only). */
   diff(run: ConfigRun): Promise<ManifestDiff[]>
+  /**
+   * Every named manifest's rendered objects by state key, for content diffs. Shares the renders
+   * of `diff(run)`: each manifest of a run renders once for both.
+   */
+  renderObjects(run: ConfigRun): Promise<RenderedObjects>
+  /**
+   * Live mode of content diffs: for each entry of `diffs`, the live object and the server's
+   * dry-run apply of the head object (`dryRun=All`; needs `patch` RBAC, writes nothing).
+   */
+  liveObjects(run: ConfigRun, diffs: readonly ManifestDiff[]): Promise<LiveObjects>
   /** Every named manifest's recorded State (read-only); manifests without State are left out. */
   listState(run: ConfigRun): Promise<ListedState[]>
   /** Layered apply with State sync, after the kube-context guard. */
@@ -116,6 +129,12 @@ export function createEngine(settings: EngineSettings, ports: EnginePorts): Engi
     const { store, cluster } = await openSession()
     return { store, cluster, log: ports.log }
   }
+  const diffRenders = new WeakMap<ConfigRun, (m: Manifest) => Promise<DesiredState>>()
+  const sharedRenderer = (run: ConfigRun) => {
+    let render = diffRenders.get(run)
+    if (render === undefined) diffRenders.set(run, (render = memoizedRenderer(renderer(run))))
+    return render
+  }
 
   return {
     check: () => checkedRun(settings, ports),
@@ -126,9 +145,14 @@ export function createEngine(settings: EngineSettings, ports: EnginePorts): Engi
     async diff(run) {
       return computeManifestDiffs(run.manifests, {
         store: (await openSession()).store,
-        build: renderer(run),
+        build: sharedRenderer(run),
         log: ports.log
       })
+    },
+    renderObjects: (run) => renderObjectsOf(run.manifests, sharedRenderer(run)),
+    async liveObjects(run, diffs) {
+      const head = await renderObjectsOf(run.manifests, sharedRenderer(run))
+      return liveObjectsOf(diffs, head, (await openSession()).cluster)
     },
     async listState(run) {
       const names = namedManifests(run.manifests, ports.log)

@@ -3,7 +3,8 @@
  * hashes, under GitHub's 65,536-character limit) and the job summary (whole hashes, under the
  * 1 MiB step-summary limit).
  */
-import { renderDiffMarkdown, type DiffMarkdown } from './diff-markdown.js'
+import { renderContentSection, type ContentSectionOptions } from './content-diff-markdown.js'
+import { renderDiffMarkdown, type DiffMarkdown, type DiffMarkdownOptions } from './diff-markdown.js'
 import { renderMarker } from './marker.js'
 import { inlineCode, utf8Length } from './markdown.js'
 import type { DiffReport } from './model.js'
@@ -19,13 +20,18 @@ export function renderComment(
   report: DiffReport,
   options: { summaryUrl?: string; budget?: number } = {}
 ): DiffMarkdown {
-  return renderDiffMarkdown(report, {
-    budget: options.budget ?? commentBudget,
-    marker: renderMarker(report),
-    hashLength: 12,
-    fullReport:
-      options.summaryUrl === undefined ? 'the job summary' : `[job summary](${options.summaryUrl})`
-  })
+  const summary =
+    options.summaryUrl === undefined ? 'the job summary' : `[job summary](${options.summaryUrl})`
+  return withContent(
+    report,
+    {
+      budget: options.budget ?? commentBudget,
+      marker: renderMarker(report),
+      hashLength: 12,
+      fullReport: summary
+    },
+    { linesPerObject: 120, fullDiff: `full diff: ${summary} and \`report.diff\`` }
+  )
 }
 
 /** The Diff job summary; `reportPath` names the report files (report.json, report.txt). */
@@ -33,12 +39,42 @@ export function renderDiffSummary(
   report: DiffReport,
   options: { reportPath?: string; budget?: number } = {}
 ): DiffMarkdown {
-  return renderDiffMarkdown(report, {
-    budget: options.budget ?? summaryBudget,
-    measure: utf8Length,
-    hashLength: 64,
-    ...(options.reportPath === undefined
-      ? {}
-      : { fullReport: `${inlineCode(options.reportPath)} (the report-path output)` })
-  })
+  const diffPath = options.reportPath?.replace(/report\.json$/, 'report.diff')
+  return withContent(
+    report,
+    {
+      budget: options.budget ?? summaryBudget,
+      measure: utf8Length,
+      hashLength: 64,
+      ...(options.reportPath === undefined
+        ? {}
+        : { fullReport: `${inlineCode(options.reportPath)} (the report-path output)` })
+    },
+    {
+      linesPerObject: 2000,
+      fullDiff:
+        diffPath === undefined
+          ? 'full diff: `report.diff`'
+          : `full diff: ${inlineCode(diffPath)} (the diff-path output)`,
+      timings: true
+    }
+  )
+}
+
+// The entry table and the content diffs share the budget: the table gets what the content
+// leaves, but never less than 40% (it is the overview), and the content fills the rest.
+function withContent(
+  report: DiffReport,
+  table: DiffMarkdownOptions,
+  content: Omit<ContentSectionOptions, 'budget' | 'measure'>
+): DiffMarkdown {
+  if (report.content === undefined) return renderDiffMarkdown(report, table)
+  const measure = table.measure ?? ((text: string) => text.length)
+  const section = (budget: number): string =>
+    renderContentSection(report.content!, { ...content, budget, measure })
+  const wanted = measure(section(Infinity))
+  const tableBudget = table.budget - Math.min(wanted, Math.floor(table.budget * 0.6))
+  const rendered = renderDiffMarkdown(report, { ...table, budget: tableBudget })
+  const rest = section(table.budget - measure(rendered.markdown) - 1)
+  return { ...rendered, markdown: rendered.markdown + (rest === '' ? '' : `\n${rest}`) }
 }

@@ -5,6 +5,7 @@
 import type { ConfigProblem } from '../errors.js'
 import { compareBytes } from '../state/byte-order.js'
 import type { DiffEntry } from '../state/diff.js'
+import type { ContentReport } from './content-diff-markdown.js'
 
 export type { DiffEntry, DiffType } from '../state/diff.js'
 
@@ -50,6 +51,8 @@ export interface DiffReport extends ReportTarget {
   /** Absent when the configuration did not load far enough to plan. */
   plan?: ApplyPlan
   problems: readonly ConfigProblem[]
+  /** What changes inside each object (input `content-diff`); absent when off. */
+  content?: ContentReport
 }
 
 /** Entry counts by type. */

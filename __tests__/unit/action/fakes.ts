@@ -8,6 +8,7 @@ import type {
 } from '../../../src/action/ports.js'
 import type { ConfigRun } from '../../../src/engine/engine.js'
 import type { ApplyOutcome, ManifestDiff } from '../../../src/report/model.js'
+import type { RenderedObjects } from '../../../src/report/content-diff.js'
 
 /** A Runner that records what the flows published. */
 export class RecordingRunner implements Runner {
@@ -17,7 +18,7 @@ export class RecordingRunner implements Runner {
   readonly annotations: ConfigProblem[] = []
   readonly outputs: Record<string, string> = {}
   summary = ''
-  reports: { json: string; text: string }[] = []
+  reports: { json: string; text: string; diff?: string }[] = []
 
   info(message: string): void {
     this.log.push(message)
@@ -41,7 +42,7 @@ export class RecordingRunner implements Runner {
   setOutputs(outputs: Readonly<Record<string, string>>): void {
     Object.assign(this.outputs, outputs)
   }
-  writeReport(files: { json: string; text: string }): string {
+  writeReport(files: { json: string; text: string; diff?: string }): string {
     this.reports.push(files)
     return `/tmp/report-${this.reports.length}/report.json`
   }
@@ -59,6 +60,8 @@ export function fakeEngine(options: {
   diffs?: ManifestDiff[]
   apply?: (log: EngineLog) => ApplyOutcome
   secret?: string
+  /** What renderObjects answers (the head render for content diffs). */
+  objects?: RenderedObjects
 }): FlowEngine & { calls: string[] } {
   const calls: string[] = []
   const redact = (text: string): string =>
@@ -75,6 +78,12 @@ export function fakeEngine(options: {
       if (run !== fakeRun) throw new Error('diff got a run that check did not return')
       return Promise.resolve(options.diffs ?? [])
     },
+    renderObjects: (run) => {
+      calls.push('renderObjects')
+      if (run !== fakeRun) throw new Error('renderObjects got a run that check did not return')
+      return Promise.resolve(options.objects ?? new Map())
+    },
+    liveObjects: () => Promise.reject(new Error('live objects are not faked')),
     apply: (run, { gitCommitHash, log, sync, prune, atomic }) => {
       if (run !== fakeRun) throw new Error('apply got a run that check did not return')
       calls.push(

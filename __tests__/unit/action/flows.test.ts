@@ -6,6 +6,8 @@ import { renderDiffText } from '../../../src/state/text.js'
 import { CommentForbiddenError } from '../../../src/action/ports.js'
 import { parseMarker } from '../../../src/report/marker.js'
 import { fakeEngine, recordingPoster, RecordingRunner } from './fakes.js'
+import type { JsonObject } from '../../../src/go/yaml.js'
+import { objectsByKey } from '../../../src/report/content-diff.js'
 
 const plan = {
   layers: [['ns'], ['web']],
@@ -60,6 +62,7 @@ describe('the Diff flow', () => {
       'always-sync': '0',
       'changed-manifests': 'web',
       'report-path': '/tmp/report-1/report.json',
+      'diff-path': '',
       'comment-url': 'https://github.com/o/r/pull/1#issuecomment-1'
     })
     expect(runner.reports[0]!.text).toBe(renderDiffText(diffs))
@@ -250,5 +253,96 @@ describe('the check flow', () => {
     expect(runner.summary).toContain('### Tazuna check for `c.yaml` (environment `prod`)\n\n**ok**')
     expect(runner.summary).toContain('```mermaid')
     expect(runner.outputs).toMatchObject({ 'has-changes': 'false', added: '0' })
+  })
+})
+
+describe('the Diff flow with content diffs', () => {
+  const head: JsonObject = {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'web', namespace: 'demo' },
+    spec: { replicas: 3, token: 'hunter2' }
+  }
+  const objects = new Map([['web', objectsByKey('web', [head])]])
+  const base = { objects: new Map(), redact: (t: string) => t }
+  const engine = () =>
+    fakeEngine({ check: { problems: [], plan }, diffs, objects, secret: 'hunter2' })
+
+  it('writes report.diff, names it in diff-path and shows the object in comment and summary', async () => {
+    const runner = new RecordingRunner()
+    const poster = recordingPoster()
+    await runDiffFlow(
+      {
+        engine: engine(),
+        runner,
+        postComment: poster.post,
+        before: { source: 'base', baseSha: 'b'.repeat(40), render: () => Promise.resolve(base) }
+      },
+      options
+    )
+    expect(runner.outputs['diff-path']).toBe('/tmp/report-1/report.diff')
+    expect(runner.reports[0]!.diff).toContain(
+      '--- /dev/null\n+++ head/web: apps/v1/Deployment/demo/web\n'
+    )
+    expect(runner.reports[0]!.diff).toContain('+  replicas: 3\n')
+    for (const text of [poster.posted[0]!.body, runner.summary, runner.reports[0]!.diff!]) {
+      expect(text).not.toContain('hunter2')
+    }
+    expect(poster.posted[0]!.body).toContain(
+      '<details><summary><code>apps/v1/Deployment/demo/web</code>'
+    )
+    expect(runner.notices).toEqual([])
+  })
+
+  it('falls back to hashes with one notice when the base cannot be rendered', async () => {
+    const runner = new RecordingRunner()
+    const poster = recordingPoster()
+    await runDiffFlow(
+      {
+        engine: engine(),
+        runner,
+        postComment: poster.post,
+        before: {
+          source: 'base',
+          render: () => Promise.reject(new Error('git fetch failed: token hunter2 refused'))
+        }
+      },
+      options
+    )
+    expect(runner.notices).toEqual([
+      'No content diffs: the base commit could not be rendered (git fetch failed: token *** refused). The Diff shows hashes only.'
+    ])
+    expect(poster.posted[0]!.body).toContain(
+      'No content diffs: the base commit could not be rendered'
+    )
+    expect(runner.outputs['has-changes']).toBe('true')
+  })
+
+  it('renders the head and the base concurrently', async () => {
+    let release: () => void = () => {}
+    const baseStarted = new Promise<void>((resolve) => (release = resolve))
+    const slowEngine = engine()
+    const diff = slowEngine.diff
+    // The head's Diff waits until the base render has started: sequential rendering would hang.
+    slowEngine.diff = async (run) => {
+      await baseStarted
+      return diff(run)
+    }
+    await runDiffFlow(
+      {
+        engine: slowEngine,
+        runner: new RecordingRunner(),
+        postComment: recordingPoster().post,
+        before: {
+          source: 'base',
+          render: () => {
+            release()
+            return Promise.resolve(base)
+          }
+        }
+      },
+      options
+    )
+    expect(slowEngine.calls).toEqual(['check', 'diff', 'renderObjects'])
   })
 })

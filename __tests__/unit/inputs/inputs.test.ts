@@ -33,7 +33,8 @@ describe('readSettings', () => {
       allowedPaths: [],
       allowOlderCommit: false,
       failOnDrift: false,
-      driftIssue: false
+      driftIssue: false,
+      contentDiff: 'base'
     })
   })
 
@@ -48,6 +49,10 @@ describe('readSettings', () => {
     )
     expect({ ...declared, 'github-token': '' }).toEqual(inputDefaults)
     expect(declared['github-token']).toBe('${{ github.token }}')
+  })
+
+  it.each(['base', 'live', 'off'])('reads content-diff %s', (value) => {
+    expect(readSettings(source({ 'content-diff': value })).contentDiff).toBe(value)
   })
 
   it.each([
@@ -83,7 +88,12 @@ describe('readSettings', () => {
     [{ sync: 'false', prune: 'true' }, 'push', /input "prune".*requires input "sync"/],
     [{ sync: 'false', atomic: 'true' }, 'push', /input "atomic" requires input "sync"/],
     [{ 'lock-timeout': '10 minutes' }, 'push', /input "lock-timeout" must be a duration/],
-    [{ 'lock-timeout': '5d' }, 'push', /input "lock-timeout" must be a duration/]
+    [{ 'lock-timeout': '5d' }, 'push', /input "lock-timeout" must be a duration/],
+    [
+      { 'content-diff': 'kubectl' },
+      'pull_request',
+      /input "content-diff" must be one of base, live, off, got "kubectl"/
+    ]
   ])('rejects %o on %s naming the input and accepted values', (inputs, event, message) => {
     expect(() => readSettings(source(inputs, event))).toThrow(InputError)
     expect(() => readSettings(source(inputs, event))).toThrow(message)

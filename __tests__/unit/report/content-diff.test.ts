@@ -1,0 +1,333 @@
+import { createHash } from 'node:crypto'
+import { describe, expect, it } from '@jest/globals'
+import type { JsonObject } from '../../../src/go/yaml.js'
+import { renderComment, renderDiffSummary, commentBudget } from '../../../src/report/comment.js'
+import {
+  computeContentDiffs,
+  diffLines,
+  objectsByKey,
+  relationToState,
+  renderReportDiff,
+  type ObjectContentDiff
+} from '../../../src/report/content-diff.js'
+import { renderContentSection } from '../../../src/report/content-diff-markdown.js'
+import { contentObject, renderContentYaml } from '../../../src/report/content-form.js'
+import { computeContentHash } from '../../../src/state/hash.js'
+import { report } from './fixtures.js'
+import { balanceOf, wellFormed } from './well-formed.js'
+
+const configMap = (name: string, data: JsonObject, extra: JsonObject = {}): JsonObject => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name, namespace: 'app', ...extra },
+  data
+})
+
+const secret = (data: JsonObject): JsonObject => ({
+  apiVersion: 'v1',
+  kind: 'Secret',
+  metadata: { name: 'creds', namespace: 'app' },
+  type: 'Opaque',
+  data
+})
+
+const fingerprint = (value: string): string =>
+  `(sensitive value, sha256:${createHash('sha256').update(value).digest('hex').slice(0, 12)})`
+
+const key = (name: string): string => `m//v1/ConfigMap/app/${name}`
+
+describe('contentObject', () => {
+  it.each<[string, JsonObject, JsonObject]>([
+    [
+      'drops the fields ContentHash strips and status',
+      {
+        kind: 'ConfigMap',
+        apiVersion: 'v1',
+        metadata: { name: 'a', resourceVersion: '5', uid: 'u', generation: 2, managedFields: [] },
+        status: { phase: 'x' }
+      },
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a' } }
+    ],
+    [
+      'drops the last-applied-configuration annotation and keeps the others',
+      configMap(
+        'a',
+        {},
+        {
+          annotations: {
+            'kubectl.kubernetes.io/last-applied-configuration': '{"data":{"password":"x"}}',
+            team: 'web'
+          }
+        }
+      ),
+      configMap('a', {}, { annotations: { team: 'web' } })
+    ],
+    [
+      'fingerprints Secret data and stringData values, keeping their keys',
+      { ...secret({ user: 'YWRtaW4=' }), stringData: { token: 'plain' } },
+      {
+        ...secret({ user: fingerprint('YWRtaW4=') }),
+        stringData: { token: fingerprint('plain') }
+      }
+    ]
+  ])('%s', (_, input, expected) => {
+    expect(contentObject(input)).toEqual(expected)
+  })
+
+  it('sorts keys in Go byte order at every depth', () => {
+    const sorted = contentObject({
+      b: { z: 1, '\u{1F600}': 4, '\uFF21': 3, A: 2 },
+      a: [{ y: 1, x: 2 }]
+    })
+    expect(JSON.stringify(sorted)).toBe(
+      '{"a":[{"x":2,"y":1}],"b":{"A":2,"z":1,"\uFF21":3,"\u{1F600}":4}}'
+    )
+  })
+
+  it('leaves a ConfigMap that is not a Secret unmasked', () => {
+    expect(renderContentYaml(configMap('a', { password: 'visible' }))).toContain(
+      'password: visible'
+    )
+  })
+
+  it('never mutates its input', () => {
+    const input = secret({ user: 'YWRtaW4=' })
+    const copy = structuredClone(input)
+    contentObject(input)
+    expect(input).toEqual(copy)
+  })
+})
+
+describe('diffLines', () => {
+  it('shows only the changed value with its context', () => {
+    const lines = diffLines(configMap('a', { x: '1', y: '2' }), configMap('a', { x: '1', y: '3' }))
+    expect(lines.filter((l) => /^[-+]/.test(l))).toEqual(['-  y: "2"', '+  y: "3"'])
+    expect(lines[0]).toMatch(/^@@ -\d+,\d+ \+\d+,\d+ @@$/)
+  })
+
+  it('is empty for objects that differ only in server-side fields', () => {
+    const a = configMap('a', { x: '1' })
+    const b = { ...configMap('a', { x: '1' }, { resourceVersion: '9' }), status: {} }
+    expect(diffLines(a, b)).toEqual([])
+  })
+
+  it('shows an added object as all additions from an empty range', () => {
+    const lines = diffLines(undefined, configMap('a', { x: '1' }))
+    expect(lines[0]).toBe('@@ -0,0 +1,7 @@')
+    expect(lines.slice(1).every((l) => l.startsWith('+'))).toBe(true)
+  })
+
+  it('shows which Secret key changed without either value', () => {
+    const lines = diffLines(
+      secret({ a: 'c2VjcmV0LW9uZQ==', b: 'same' }),
+      secret({ a: 'c2VjcmV0LXR3bw==', b: 'same' })
+    )
+    const text = lines.join('\n')
+    expect(text).toContain(`-  a: ${fingerprint('c2VjcmV0LW9uZQ==')}`)
+    expect(text).toContain(`+  a: ${fingerprint('c2VjcmV0LXR3bw==')}`)
+    expect(text).not.toContain('c2VjcmV0')
+  })
+})
+
+describe('relationToState', () => {
+  const base = configMap('a', { x: '1' })
+  const head = configMap('a', { x: '2' })
+  const stored = computeContentHash(base)
+  it.each([
+    ['deployed when the base hashes as State records', base, stored, 'deployed'],
+    [
+      'base-differs when State records something else',
+      base,
+      computeContentHash(configMap('a', { x: 'drift' })),
+      'base-differs'
+    ],
+    [
+      'base-differs when the base lacks the object State records',
+      undefined,
+      stored,
+      'base-differs'
+    ],
+    ['not-applied when the base equals the head', head, stored, 'not-applied']
+  ] as const)('%s', (_, before, oldHash, expected) => {
+    const entry = {
+      type: 'modified' as const,
+      key: key('a'),
+      oldHash,
+      newHash: computeContentHash(head)
+    }
+    expect(relationToState(entry, before)).toBe(expected)
+  })
+
+  it('calls an added object absent from base and State deployed', () => {
+    expect(relationToState({ type: 'added', key: key('a'), newHash: 'h' }, undefined)).toBe(
+      'deployed'
+    )
+  })
+})
+
+describe('computeContentDiffs', () => {
+  const base = [configMap('a', { x: '1' }), configMap('gone', { y: '1' })]
+  const head = [configMap('a', { x: '2', token: 'ghp_plantedtoken' }), configMap('new', { z: '1' })]
+  const diffs = [
+    {
+      manifest: 'm',
+      type: 'kustomize',
+      entries: [
+        { type: 'removed' as const, key: key('gone'), oldHash: computeContentHash(base[1]!) },
+        {
+          type: 'modified' as const,
+          key: key('a'),
+          oldHash: computeContentHash(base[0]!),
+          newHash: computeContentHash(head[0]!)
+        },
+        { type: 'added' as const, key: key('new'), newHash: computeContentHash(head[1]!) },
+        { type: 'always-sync' as const, key: 'm//v1/Secret/app/s', newHash: 'h' }
+      ]
+    }
+  ]
+  const computed = computeContentDiffs(
+    diffs,
+    {
+      before: new Map([['m', objectsByKey('m', base)]]),
+      head: new Map([['m', objectsByKey('m', head)]])
+    },
+    { source: 'base', redact: (t) => t.replaceAll('ghp_plantedtoken', '***') }
+  )
+
+  it('follows the Diff order and leaves always-sync entries out', () => {
+    expect(computed.map((d) => [d.type, d.key, d.relation])).toEqual([
+      ['added', key('new'), 'deployed'],
+      ['modified', key('a'), 'deployed'],
+      ['removed', key('gone'), 'deployed']
+    ])
+  })
+
+  it('redacts every registered secret value in the lines', () => {
+    const text = computed.flatMap((d) => d.lines).join('\n')
+    expect(text).toContain('+  token: ***')
+    expect(text).not.toContain('ghp_plantedtoken')
+  })
+
+  it('shows a removed object as all removals', () => {
+    const removed = computed[2]!.lines.slice(1)
+    expect(removed.length).toBeGreaterThan(0)
+    expect(removed.every((l) => l.startsWith('-'))).toBe(true)
+  })
+
+  it('writes report.diff with file headers for every object', () => {
+    const text = renderReportDiff(computed, 'base')
+    expect(text).toContain('--- /dev/null\n+++ head/m: /v1/ConfigMap/app/new\n')
+    expect(text).toContain('--- base/m: /v1/ConfigMap/app/a\n+++ head/m: /v1/ConfigMap/app/a\n')
+    expect(text).toContain('--- base/m: /v1/ConfigMap/app/gone\n+++ /dev/null\n')
+  })
+})
+
+const objectDiff = (name: string, lines: string[], extra: Partial<ObjectContentDiff> = {}) => ({
+  manifest: 'm',
+  key: key(name),
+  type: 'modified' as const,
+  relation: 'deployed' as const,
+  lines,
+  ...extra
+})
+
+describe('renderContentSection', () => {
+  const options = { budget: Infinity, linesPerObject: 5, fullDiff: 'full diff: report.diff' }
+
+  it('puts each object in one collapsed <details> with a diff fence', () => {
+    const md = renderContentSection(
+      { source: 'base', diffs: [objectDiff('a', ['@@ -1,1 +1,1 @@', '-x', '+y'])] },
+      options
+    )
+    expect(md).toContain('<details><summary><code>/v1/ConfigMap/app/a</code>')
+    expect(md).toContain('```diff\n--- base\n+++ head\n@@ -1,1 +1,1 @@\n-x\n+y\n```\n')
+    expect(md).toContain('**deployed → proposed**')
+    expect(balanceOf(md)).toEqual(wellFormed)
+  })
+
+  it('makes the fence longer than any backtick run in the content', () => {
+    const md = renderContentSection(
+      {
+        source: 'base',
+        diffs: [objectDiff('a', ['+  readme: |', '+    ```', '+    ````` </details> <details>'])]
+      },
+      options
+    )
+    expect(md).toContain('``````diff\n')
+    expect(balanceOf(md)).toEqual(wellFormed)
+  })
+
+  it('cuts an object after its line limit with "N more lines"', () => {
+    const lines = Array.from({ length: 12 }, (_, i) => `+line ${i}`)
+    const md = renderContentSection({ source: 'base', diffs: [objectDiff('a', lines)] }, options)
+    expect(md).toContain('+line 4\n```')
+    expect(md).not.toContain('+line 5')
+    expect(md).toContain('… 7 more lines (full diff: report.diff).')
+  })
+
+  it('warns on an object whose base differs from State and gives not-applied ones a line', () => {
+    const md = renderContentSection(
+      {
+        source: 'base',
+        diffs: [
+          objectDiff('a', ['+x'], { relation: 'base-differs' }),
+          objectDiff('b', [], { relation: 'not-applied' })
+        ]
+      },
+      options
+    )
+    expect(md).toContain('> ⚠️ the base render differs from what State records')
+    expect(md).toContain('- `/v1/ConfigMap/app/b` in `m`: the same in base and head;')
+    expect(md).not.toContain('deployed → proposed')
+  })
+
+  it('says why once when the base could not be rendered', () => {
+    const md = renderContentSection(
+      {
+        source: 'base',
+        diffs: [],
+        notice: 'No content diff: the base commit could not be fetched'
+      },
+      options
+    )
+    expect(md).toBe(
+      '#### Changes inside objects\n\nNo content diff: the base commit could not be fetched\n\n'
+    )
+  })
+})
+
+describe('the comment with content diffs', () => {
+  const many = Array.from({ length: 3000 }, (_, i) =>
+    objectDiff(`cm-${String(i).padStart(4, '0')}`, [
+      '@@ -1,3 +1,3 @@',
+      ' data:',
+      `-  value: "${i}"`,
+      `+  value: "${i + 1}"`
+    ])
+  )
+  const entries = many.map((d) => ({
+    type: 'modified' as const,
+    key: d.key,
+    oldHash: 'a'.repeat(64),
+    newHash: 'b'.repeat(64)
+  }))
+  const big = report([{ manifest: 'm', type: 'kustomize', entries }], {
+    content: { source: 'base', diffs: many }
+  })
+
+  it('fits a 3,000-object change in one comment, well-formed, naming what was left out', () => {
+    const { markdown } = renderComment(big)
+    expect(markdown.length).toBeLessThanOrEqual(commentBudget)
+    expect(balanceOf(markdown)).toEqual(wellFormed)
+    expect(markdown).toContain('#### Changes inside objects')
+    expect(markdown).toMatch(
+      /…and \d+ more objects \(full diff: the job summary and `report\.diff`\)/
+    )
+  })
+
+  it('shows every object in the job summary', () => {
+    const { markdown } = renderDiffSummary(big, { reportPath: '/tmp/r/report.json' })
+    expect(markdown.match(/<details><summary><code>\/v1\/ConfigMap/g)).toHaveLength(3000)
+    expect(balanceOf(markdown)).toEqual(wellFormed)
+  })
+})

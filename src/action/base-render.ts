@@ -1,0 +1,103 @@
+/**
+ * Renders every manifest at the pull request's base commit, for content diffs: a temporary
+ * `git worktree` of the base (fetched first when the clone is shallow, with whatever
+ * credentials the checkout left in the repository's git config), and an engine over the
+ * worktree's tazuna.yaml with the head's ports. Read-only towards the cluster.
+ */
+import path from 'node:path'
+import type { Engine } from '../engine/engine.js'
+import type { BuildFiles, CommandRunner } from '../render/ports.js'
+import type { RenderedObjects } from '../report/content-diff.js'
+
+/** The before side of a content diff, and how to redact what its render registered. */
+export interface BeforeRender {
+  objects: RenderedObjects
+  redact: (text: string) => string
+}
+
+/** The base could not be rendered; the message says why (shown once, as a notice). */
+export class BaseUnavailableError extends Error {
+  override name = 'BaseUnavailableError'
+}
+
+/** What rendering the base needs: git, a temp dir, and an engine over another tazuna.yaml. */
+export interface BaseRenderDeps {
+  runner: CommandRunner
+  makeTempDir: BuildFiles['makeTempDir']
+  engineFor: (file: string) => Pick<Engine, 'loadExpanded' | 'renderObjects' | 'redact' | 'close'>
+}
+
+/** Where the head is: the checkout (the workspace) and tazuna.yaml as the input names it. */
+export interface HeadCheckout {
+  workspace: string
+  config: string
+}
+
+/**
+ * Renders every named manifest at `sha`. Throws BaseUnavailableError when git cannot provide
+ * the commit (no repository, no history and no credentials to fetch it); a render error of
+ * the base's own manifests is thrown as it is. The worktree is removed in every case.
+ */
+export async function renderAtCommit(
+  sha: string,
+  head: HeadCheckout,
+  deps: BaseRenderDeps
+): Promise<BeforeRender> {
+  if (!/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(sha)) {
+    throw new BaseUnavailableError(`the event names no base commit (got ${JSON.stringify(sha)})`)
+  }
+  const git = gitIn(deps.runner)
+  const root = (await git(head.workspace, ['rev-parse', '--show-toplevel'])).trim()
+  await ensureCommit(git, root, sha)
+  const temp = await deps.makeTempDir('tazuna-base-')
+  const dir = path.join(temp.path, 'worktree')
+  try {
+    await git(root, ['worktree', 'add', '--detach', dir, sha])
+    const config = path.relative(root, path.resolve(head.workspace, head.config))
+    const engine = deps.engineFor(path.join(dir, config))
+    try {
+      const run = await engine.loadExpanded()
+      return { objects: await engine.renderObjects(run), redact: engine.redact }
+    } finally {
+      engine.close()
+    }
+  } finally {
+    await deps.runner
+      .run('git', ['worktree', 'remove', '--force', dir], { cwd: root })
+      .catch(() => undefined)
+    await temp.remove()
+  }
+}
+
+type Git = (cwd: string, args: readonly string[]) => Promise<string>
+
+// A shallow clone (actions/checkout's default depth 1) lacks the base commit: fetch just it.
+async function ensureCommit(git: Git, root: string, sha: string): Promise<void> {
+  try {
+    await git(root, ['cat-file', '-e', `${sha}^{commit}`])
+    return
+  } catch {
+    // Not in the clone: fetched below.
+  }
+  await git(root, ['fetch', '--no-tags', '--depth=1', 'origin', sha])
+}
+
+function gitIn(runner: CommandRunner): Git {
+  return async (cwd, args) => {
+    // No prompt for credentials: a clone without them must fail fast, not wait for a terminal.
+    const result = await runner
+      .run('git', args, { cwd, env: { GIT_TERMINAL_PROMPT: '0' } })
+      .catch((error: unknown) => {
+        throw new BaseUnavailableError(
+          `git could not be run: ${error instanceof Error ? error.message : String(error)}`
+        )
+      })
+    if (result.exitCode !== 0) {
+      const tail = result.stderr.trim().split('\n').slice(-3).join(' ').slice(-400)
+      throw new BaseUnavailableError(
+        `git ${args.join(' ')} failed (exit ${result.exitCode}): ${tail}`
+      )
+    }
+    return result.stdout
+  }
+}

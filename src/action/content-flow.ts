@@ -1,0 +1,110 @@
+/**
+ * The Diff with content diffs: the head's Diff and render run concurrently with the before
+ * side (the base commit's render, or the live objects), then each added / modified / removed
+ * object gets its diff. A before side that cannot be had leaves one notice and the hashes —
+ * never a failed job.
+ */
+import type { ConfigRun, Engine } from '../engine/engine.js'
+import { computeContentDiffs, type ContentSource } from '../report/content-diff.js'
+import type { ContentReport } from '../report/content-diff-markdown.js'
+import type { ManifestDiff } from '../report/model.js'
+import type { BeforeRender } from './base-render.js'
+
+/**
+ * Where the before side comes from: the base commit's render (rendered by `render`), or the
+ * live objects, read after the Diff (each entry's live object and the dry run of its head).
+ */
+export type BeforeSide =
+  | {
+      source: 'base'
+      /** The base commit, for the comment's wording. */
+      baseSha?: string
+      render: () => Promise<BeforeRender>
+    }
+  | { source: 'live' }
+
+/** The Diff and, when a before side is given, its content report. */
+export interface DiffWithContent {
+  manifests: ManifestDiff[]
+  content?: ContentReport
+}
+
+/** Runs the Diff and the before side concurrently; `now` times both for the job summary. */
+export async function diffWithContent(
+  engine: Pick<Engine, 'diff' | 'renderObjects' | 'liveObjects' | 'redact'>,
+  run: ConfigRun,
+  deps: { before?: BeforeSide; now: () => number; notice: (message: string) => void }
+): Promise<DiffWithContent> {
+  const { before } = deps
+  if (before === undefined) return { manifests: await engine.diff(run) }
+  if (before.source === 'live') return liveContent(engine, run, deps)
+  const started = deps.now()
+  const head = timed(deps.now, started, async () => {
+    const manifests = await engine.diff(run)
+    return { manifests, objects: await engine.renderObjects(run) }
+  })
+  const other = timed(deps.now, started, before.render)
+  const [h, b] = await Promise.allSettled([head, other])
+  if (h.status === 'rejected') throw h.reason
+  const { manifests, objects } = h.value.result
+  const common = {
+    source: before.source,
+    ...(before.baseSha ? { baseSha: before.baseSha } : {})
+  }
+  if (b.status === 'rejected') {
+    const notice = unavailableNotice(before.source, engine.redact(messageOf(b.reason)))
+    deps.notice(notice)
+    return { manifests, content: { ...common, diffs: [], notice } }
+  }
+  const redact = (text: string): string => engine.redact(b.value.result.redact(text))
+  const diffs = computeContentDiffs(
+    manifests,
+    { before: b.value.result.objects, head: objects },
+    { source: before.source, redact }
+  )
+  const timings = { headMs: h.value.ms, beforeMs: b.value.ms }
+  return { manifests, content: { ...common, diffs, timings } }
+}
+
+// Live mode: the Diff first (it says which objects to read), then every entry's live object and
+// dry run; a cluster that refuses (no patch permission) leaves the hashes and one notice.
+async function liveContent(
+  engine: Pick<Engine, 'diff' | 'liveObjects' | 'redact'>,
+  run: ConfigRun,
+  deps: { now: () => number; notice: (message: string) => void }
+): Promise<DiffWithContent> {
+  const started = deps.now()
+  const manifests = await engine.diff(run)
+  const headMs = deps.now() - started
+  try {
+    const { live, proposed } = await engine.liveObjects(run, manifests)
+    const diffs = computeContentDiffs(
+      manifests,
+      { before: live, head: proposed },
+      { source: 'live', redact: (text) => engine.redact(text) }
+    )
+    const timings = { headMs, beforeMs: deps.now() - started - headMs }
+    return { manifests, content: { source: 'live', diffs, timings } }
+  } catch (error) {
+    const notice = unavailableNotice('live', engine.redact(messageOf(error)))
+    deps.notice(notice)
+    return { manifests, content: { source: 'live', diffs: [], notice } }
+  }
+}
+
+async function timed<T>(
+  now: () => number,
+  started: number,
+  fn: () => Promise<T>
+): Promise<{ result: T; ms: number }> {
+  const result = await fn()
+  return { result, ms: now() - started }
+}
+
+const unavailableNotice = (source: ContentSource, reason: string): string =>
+  source === 'live'
+    ? `No content diffs: the live objects could not be read (${reason}). The Diff shows hashes only.`
+    : `No content diffs: the base commit could not be rendered (${reason}). The Diff shows hashes only.`
+
+const messageOf = (error: unknown): string =>
+  error instanceof Error ? error.message : String(error)
