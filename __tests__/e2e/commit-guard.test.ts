@@ -12,7 +12,7 @@ import { join } from 'node:path'
 import { GitHubEmulator } from '../github-emulator/server.js'
 import { adminKubeconfig } from '../support/cluster.js'
 import { writeConfig, writeFixtureRepo, type FixtureRepo } from '../support/fixture-repo.js'
-import { commitAll, git } from '../support/git-repo.js'
+import { commitAll, commitChanges, git } from '../support/git-repo.js'
 import { buildFreshDist, pushPayload, runAction } from './harness.js'
 
 let dist: string
@@ -45,23 +45,6 @@ beforeAll(async () => {
 }, 300_000)
 afterAll(async () => emulator?.close())
 
-const commit = (dir: string, message: string): string => {
-  git(dir, 'add', '-A')
-  git(
-    dir,
-    '-c',
-    'user.name=t',
-    '-c',
-    'user.email=t@example.com',
-    'commit',
-    '-q',
-    '--no-gpg-sign',
-    '-m',
-    message
-  )
-  return git(dir, 'rev-parse', 'HEAD').trim()
-}
-
 /** A depth-1 clone of the origin at `sha`, as actions/checkout makes it. */
 function shallowCheckout(sha: string): string {
   const dir = join(mkdtempSync(join(tmpdir(), 'tazuna-e2e-checkout-')), 'ws')
@@ -88,9 +71,9 @@ describe('merge runs from a shallow checkout', () => {
     origin = writeFixtureRepo()
     const a = commitAll(origin.dir, 'A')
     writeConfig(origin, 'B')
-    const b = commit(origin.dir, 'B')
+    const b = commitChanges(origin.dir, 'B')
     writeConfig(origin, 'C')
-    const c = commit(origin.dir, 'C')
+    const c = commitChanges(origin.dir, 'C')
 
     const atB = await merge(shallowCheckout(b), b)
     expect(atB.status).toBe(0)

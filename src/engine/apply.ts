@@ -13,7 +13,7 @@ import { ClusterError } from '../errors.js'
 import { resolveLayers } from '../plan/layers.js'
 import { selectedByTags } from '../plan/tags.js'
 import type { ApplyOutcome, ManifestApply } from '../report/model.js'
-import type { ApplyRequest } from './engine.js'
+import type { ApplyRequest } from './requests.js'
 import type { ConfigRun } from './load.js'
 import type { ClusterSession, EngineSettings } from './ports.js'
 

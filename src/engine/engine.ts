@@ -4,7 +4,6 @@
  * no step depends on another having run before. The cluster session opens on first use, so
  * loading and checking never send a request to the API server.
  */
-import type { CommitAncestry } from '../apply/commit-guard.js'
 import type { Manifest } from '../config/schema.js'
 import { createSecretRegistry } from '../render/secrets.js'
 import { applyConfigRun } from './apply.js'
@@ -31,38 +30,9 @@ import type { State } from '../state/state.js'
 import { driftOf, statusOf, type ManifestDrift, type ManifestStatus } from '../state/drift.js'
 
 export type { CheckOutcome, ConfigRun } from './load.js'
+export type { ApplyRequest, ApplySwitches, LockRequest } from './requests.js'
+import type { ApplyRequest, ApplySwitches } from './requests.js'
 export type { DestroyOutcome, DestroyRequest } from './destroy.js'
-
-/** The switches of an apply: `prune` and `atomic` need `sync` (inputs and flags enforce it). */
-export interface ApplySwitches {
-  sync: boolean
-  prune: boolean
-  atomic: boolean
-}
-
-/** The run lock an apply takes (src/apply/lease-lock.ts), named after the configuration. */
-export interface LockRequest {
-  /** Who holds it (run id and host), shown to whoever waits. */
-  holder: string
-  /** How long to wait for another holder. */
-  waitSeconds: number
-  /** How long the Lease lives without renewal (default 60 s). */
-  ttlSeconds?: number
-}
-
-/** One apply: its switches, the commit State records, the lock, and where progress goes. */
-export interface ApplyRequest extends ApplySwitches {
-  /** Recorded as `_metadata.gitCommitHash` (docs/compatibility.md#entry-and-metadata-bytes). */
-  gitCommitHash: string
-  /** Absent: no lock (the command line's `--no-lock`). */
-  lock?: LockRequest
-  /**
-   * The stale-commit guard (src/apply/commit-guard.ts): how to tell ancestry, and whether an
-   * older commit is applied anyway (with a warning). Absent: no guard.
-   */
-  commitGuard?: { ancestry: CommitAncestry; allowOlderCommit: boolean }
-  log: EnginePorts['log']
-}
 
 /** A manifest's recorded State, as `state list` shows it. */
 export interface ListedState {

@@ -27,7 +27,7 @@ import {
 } from 'yaml'
 import { ConfigError } from '../errors.js'
 import { formatGoFloat } from './yaml-scalars.js'
-import type { JsonObject, JsonValue } from './yaml.js'
+import type { JsonObject, JsonValue } from './json-value.js'
 
 /** Source of the document being walked, for error messages and escape checks. */
 export interface WalkSource {

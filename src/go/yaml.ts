@@ -15,14 +15,10 @@
 import { Document, isMap, isPair, isSeq, LineCounter, parseAllDocuments, type Node } from 'yaml'
 import { ConfigError, type ConfigProblem } from '../errors.js'
 import { goYamlTags } from './yaml-scalars.js'
+import type { JsonObject, JsonValue } from './json-value.js'
 import { goKeyOf, goValueOf, type WalkSource } from './yaml-values.js'
 
-/** A JSON value as Go's encoding/json decodes it into `any`. */
-export type JsonValue = null | boolean | number | string | JsonValue[] | JsonObject
-/** A JSON object; key order is irrelevant (hashing sorts keys). */
-export interface JsonObject {
-  [key: string]: JsonValue
-}
+export type { JsonObject, JsonValue } from './json-value.js'
 
 /** Whether `value` is a JSON object (a YAML mapping), not an array or null. */
 export function isJsonObject(value: JsonValue | undefined): value is JsonObject {

@@ -5,20 +5,15 @@
  * fence or a `<details>` open (action conventions, pitfall 15).
  */
 import { resourceOf } from '../state/key.js'
-import { relationNote, type ContentSource, type ObjectContentDiff } from './content-diff.js'
-import { clip, codeBlock, details, escapeHtml, inlineCode } from './markdown.js'
+import {
+  relationNote,
+  type ContentReport,
+  type ContentSource,
+  type ObjectContentDiff
+} from './content-diff.js'
 
-/** The content part of a Diff report. */
-export interface ContentReport {
-  source: ContentSource
-  /** The base commit compared with (base mode). */
-  baseSha?: string
-  diffs: readonly ObjectContentDiff[]
-  /** Why no content is shown (the base could not be rendered): one line instead of diffs. */
-  notice?: string
-  /** How long the head and the before side took to render, in milliseconds. */
-  timings?: { headMs: number; beforeMs: number }
-}
+export type { ContentReport } from './content-diff.js'
+import { clip, codeBlock, details, escapeHtml, inlineCode } from './markdown.js'
 
 /** Options of {@link renderContentSection}. */
 export interface ContentSectionOptions {

@@ -9,7 +9,7 @@ import type { JsonObject } from '../go/yaml.js'
 import { computeContentHash } from '../state/hash.js'
 import { formatStateKey, resourceOf, stateKeyOf } from '../state/key.js'
 import { renderContentYaml } from './content-form.js'
-import { sortEntries, type DiffEntry, type ManifestDiff } from './model.js'
+import { sortEntries, type DiffEntry } from '../state/diff.js'
 
 /** Objects of one render: manifest → state key → object (duplicates: last wins, as State). */
 export type RenderedObjects = ReadonlyMap<string, ReadonlyMap<string, JsonObject>>
@@ -60,7 +60,7 @@ export interface ContentDiffOptions {
  * order. `before` holds the base render or the live objects; `head` the head render.
  */
 export function computeContentDiffs(
-  diffs: readonly ManifestDiff[],
+  diffs: readonly { manifest: string; entries: readonly DiffEntry[] }[],
   renders: { before: RenderedObjects; head: RenderedObjects },
   options: ContentDiffOptions
 ): ObjectContentDiff[] {
@@ -164,4 +164,16 @@ export function relationNote(relation: StateRelation): string | undefined {
     default:
       return undefined
   }
+}
+
+/** The content part of a Diff report. */
+export interface ContentReport {
+  source: ContentSource
+  /** The base commit compared with (base mode). */
+  baseSha?: string
+  diffs: readonly ObjectContentDiff[]
+  /** Why no content is shown (the base could not be rendered): one line instead of diffs. */
+  notice?: string
+  /** How long the head and the before side took to render, in milliseconds. */
+  timings?: { headMs: number; beforeMs: number }
 }

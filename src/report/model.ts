@@ -3,14 +3,11 @@
  * result of a layered apply (merge flow). Renderers in this folder are pure functions of it.
  */
 import type { ConfigProblem } from '../errors.js'
-import { compareBytes } from '../state/byte-order.js'
 import type { DiffEntry } from '../state/diff.js'
-import type { ContentReport } from './content-diff-markdown.js'
+import type { ContentReport } from './content-diff.js'
 
 export type { DiffEntry, DiffType } from '../state/diff.js'
-
-/** Diff entry types in Tazuna's output order (docs/compatibility.md#diff-classification). */
-export const diffTypes = ['added', 'modified', 'removed', 'always-sync'] as const
+export { diffTypes, sortEntries } from '../state/diff.js'
 
 /** The Diff of one manifest. */
 export interface ManifestDiff {
@@ -119,11 +116,4 @@ export function sumCounts(all: Iterable<DiffCounts>): DiffCounts {
  */
 export function hasChanges(counts: DiffCounts): boolean {
   return counts.added + counts.modified + counts.removed > 0
-}
-
-/** Entries in Tazuna's order: added, modified, removed, always-sync, then key ascending. */
-export function sortEntries(entries: readonly DiffEntry[]): DiffEntry[] {
-  return [...entries].sort(
-    (a, b) => diffTypes.indexOf(a.type) - diffTypes.indexOf(b.type) || compareBytes(a.key, b.key)
-  )
 }

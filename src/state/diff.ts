@@ -49,3 +49,13 @@ export function computeDiff(
     (a, b) => TYPE_ORDER[a.type] - TYPE_ORDER[b.type] || compareBytes(a.key, b.key)
   )
 }
+
+/** Diff entry types in Tazuna's output order (docs/compatibility.md#diff-classification). */
+export const diffTypes = ['added', 'modified', 'removed', 'always-sync'] as const
+
+/** Entries in Tazuna's order: added, modified, removed, always-sync, then key ascending. */
+export function sortEntries(entries: readonly DiffEntry[]): DiffEntry[] {
+  return [...entries].sort(
+    (a, b) => TYPE_ORDER[a.type] - TYPE_ORDER[b.type] || compareBytes(a.key, b.key)
+  )
+}

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { runCliInProcess } from '../../support/cli.js'
 import { adminKubeconfig, uniqueName } from '../../support/cluster.js'
-import { commitAll, git } from '../../support/git-repo.js'
+import { commitAll, commitChanges, git } from '../../support/git-repo.js'
 
 function writeRepo(dir: string, manifest: string, ns: string, value: string): void {
   const base = path.join(dir, 'base')
@@ -31,23 +31,6 @@ const apply = (dir: string, ...flags: string[]) =>
     KUSTOMIZE_BIN: process.env.KUSTOMIZE_BIN
   })
 
-const commit = (dir: string, message: string): string => {
-  git(dir, 'add', '-A')
-  git(
-    dir,
-    '-c',
-    'user.name=t',
-    '-c',
-    'user.email=t@example.com',
-    'commit',
-    '-q',
-    '--no-gpg-sign',
-    '-m',
-    message
-  )
-  return git(dir, 'rev-parse', 'HEAD').trim()
-}
-
 describe('the stale-commit guard on the command line', () => {
   it('refuses a re-run at an older commit and a diverged one; the override applies with a warning', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'tazuna-commit-guard-'))
@@ -55,7 +38,7 @@ describe('the stale-commit guard on the command line', () => {
     writeRepo(dir, m, ns, 'a')
     const a = commitAll(dir, 'A')
     writeRepo(dir, m, ns, 'b')
-    const b = commit(dir, 'B')
+    const b = commitChanges(dir, 'B')
 
     expect(await apply(dir)).toMatchObject({ code: 0 })
 
@@ -69,7 +52,7 @@ describe('the stale-commit guard on the command line', () => {
 
     git(dir, 'checkout', '-q', '-b', 'side', a)
     writeRepo(dir, m, ns, 'd')
-    const d = commit(dir, 'D')
+    const d = commitChanges(dir, 'D')
     const diverged = await apply(dir)
     expect(diverged.code).toBe(1)
     expect(diverged.stderr).toContain(

@@ -127,7 +127,8 @@ describe('the bundle', () => {
     for (const file of clientNodeChunks()) rmSync(join(copy, file))
     const repo = join(work, 'check-repo')
     writeCheckRepository(repo)
-    const env = { PATH: process.env.PATH, HOME: work, GITHUB_WORKSPACE: repo }
+    // RUNNER_TEMP as the runner sets it: the report files go there, not to the system temp dir.
+    const env = { PATH: process.env.PATH, HOME: work, GITHUB_WORKSPACE: repo, RUNNER_TEMP: work }
     const check = spawnSync(process.execPath, [join(copy, 'index.js')], {
       cwd: repo,
       env: { ...env, GITHUB_EVENT_NAME: 'push', INPUT_MODE: 'check', INPUT_CONFIG: 'tazuna.yaml' },

@@ -1,0 +1,37 @@
+/**
+ * What an apply is asked to do: its switches, the commit State records, the run lock and the
+ * stale-commit guard. Types only, shared by the engine's interface and its apply step.
+ */
+import type { CommitAncestry } from '../apply/commit-guard.js'
+import type { EnginePorts } from './ports.js'
+
+/** The switches of an apply: `prune` and `atomic` need `sync` (inputs and flags enforce it). */
+export interface ApplySwitches {
+  sync: boolean
+  prune: boolean
+  atomic: boolean
+}
+
+/** The run lock an apply takes (src/apply/lease-lock.ts), named after the configuration. */
+export interface LockRequest {
+  /** Who holds it (run id and host), shown to whoever waits. */
+  holder: string
+  /** How long to wait for another holder. */
+  waitSeconds: number
+  /** How long the Lease lives without renewal (default 60 s). */
+  ttlSeconds?: number
+}
+
+/** One apply: its switches, the commit State records, the lock, and where progress goes. */
+export interface ApplyRequest extends ApplySwitches {
+  /** Recorded as `_metadata.gitCommitHash` (docs/compatibility.md#entry-and-metadata-bytes). */
+  gitCommitHash: string
+  /** Absent: no lock (the command line's `--no-lock`). */
+  lock?: LockRequest
+  /**
+   * The stale-commit guard (src/apply/commit-guard.ts): how to tell ancestry, and whether an
+   * older commit is applied anyway (with a warning). Absent: no guard.
+   */
+  commitGuard?: { ancestry: CommitAncestry; allowOlderCommit: boolean }
+  log: EnginePorts['log']
+}
