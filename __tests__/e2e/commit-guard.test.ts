@@ -12,7 +12,7 @@ import { join } from 'node:path'
 import { GitHubEmulator } from '../github-emulator/server.js'
 import { adminKubeconfig } from '../support/cluster.js'
 import { writeConfig, writeFixtureRepo, type FixtureRepo } from '../support/fixture-repo.js'
-import { commitAll, commitChanges, git } from '../support/git-repo.js'
+import { commitAll, commitNext, git } from '../support/git-repo.js'
 import { buildFreshDist, pushPayload, runAction } from './harness.js'
 
 let dist: string
@@ -71,9 +71,9 @@ describe('merge runs from a shallow checkout', () => {
     origin = writeFixtureRepo()
     const a = commitAll(origin.dir, 'A')
     writeConfig(origin, 'B')
-    const b = commitChanges(origin.dir, 'B')
+    const b = commitNext(origin.dir, 'B')
     writeConfig(origin, 'C')
-    const c = commitChanges(origin.dir, 'C')
+    const c = commitNext(origin.dir, 'C')
 
     const atB = await merge(shallowCheckout(b), b)
     expect(atB.status).toBe(0)

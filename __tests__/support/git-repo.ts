@@ -32,21 +32,3 @@ export function commitNext(dir: string, message: string): string {
   )
   return git(dir, 'rev-parse', 'HEAD').trim()
 }
-
-/** Commits everything changed in the repository `dir` (no identity or signing needed). */
-export function commitChanges(dir: string, message: string): string {
-  git(dir, 'add', '-A')
-  git(
-    dir,
-    '-c',
-    'user.name=interop',
-    '-c',
-    'user.email=interop@example.com',
-    'commit',
-    '-q',
-    '--no-gpg-sign',
-    '-m',
-    message
-  )
-  return git(dir, 'rev-parse', 'HEAD').trim()
-}

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { runCliInProcess } from '../../support/cli.js'
 import { adminKubeconfig, uniqueName } from '../../support/cluster.js'
-import { commitAll, commitChanges, git } from '../../support/git-repo.js'
+import { commitAll, commitNext, git } from '../../support/git-repo.js'
 
 function writeRepo(dir: string, manifest: string, ns: string, value: string): void {
   const base = path.join(dir, 'base')
@@ -38,7 +38,7 @@ describe('the stale-commit guard on the command line', () => {
     writeRepo(dir, m, ns, 'a')
     const a = commitAll(dir, 'A')
     writeRepo(dir, m, ns, 'b')
-    const b = commitChanges(dir, 'B')
+    const b = commitNext(dir, 'B')
 
     expect(await apply(dir)).toMatchObject({ code: 0 })
 
@@ -52,7 +52,7 @@ describe('the stale-commit guard on the command line', () => {
 
     git(dir, 'checkout', '-q', '-b', 'side', a)
     writeRepo(dir, m, ns, 'd')
-    const d = commitChanges(dir, 'D')
+    const d = commitNext(dir, 'D')
     const diverged = await apply(dir)
     expect(diverged.code).toBe(1)
     expect(diverged.stderr).toContain(
