@@ -18,8 +18,11 @@ const INSTALL_HINTS: Record<ToolName, string> = {
   op: 'install the 1Password CLI (https://developer.1password.com/docs/cli/get-started/; in a workflow, 1password/install-cli-action) and sign it in, e.g. with OP_SERVICE_ACCOUNT_TOKEN'
 }
 
-/** How many trailing stderr lines a failure message keeps. */
+/** How many trailing stderr lines a failure message keeps, and at most how many characters. */
 const STDERR_TAIL_LINES = 20
+const STDERR_TAIL_CHARS = 4096
+/** A flag given more often than this is shown once, with its count (helm's --api-versions). */
+const REPEATED_FLAG_SHOWN = 3
 
 /** A tool invocation: which program, and how to redact what it prints. */
 export interface ToolRun {
@@ -68,7 +71,7 @@ export async function runTool(
     throw error
   }
   if (result.exitCode !== 0) {
-    const commandLine = [command, ...args].map(quoteArg).join(' ')
+    const commandLine = [command, ...abbreviateRepeatedFlags(args)].map(quoteArg).join(' ')
     const tail = stderrTail(result.stderr)
     throw new ToolError(
       run.redact(
@@ -80,11 +83,48 @@ export async function runTool(
   return result.stdout
 }
 
-/** The last lines of a program's stderr, trimmed. */
-export function stderrTail(stderr: string, lines = STDERR_TAIL_LINES): string {
+/**
+ * The last lines of a program's stderr, trimmed, and at most `chars` characters of them (one
+ * deeply nested document can make a single line hundreds of kilobytes long).
+ */
+export function stderrTail(
+  stderr: string,
+  lines = STDERR_TAIL_LINES,
+  chars = STDERR_TAIL_CHARS
+): string {
   const all = stderr.trimEnd().split(/\r?\n/)
-  const kept = all.slice(-lines).join('\n').trim()
-  return all.length > lines ? `[...]\n${kept}` : kept
+  let kept = all.slice(-lines).join('\n').trim()
+  let cut = all.length > lines
+  if (kept.length > chars) {
+    kept = kept.slice(-chars)
+    cut = true
+  }
+  return cut ? `[...]\n${kept}` : kept
+}
+
+/**
+ * The arguments as a failure message shows them: a flag that repeats more than a few times
+ * with a value (helm gets one `--api-versions` per served API, ~200 of them) is shown once,
+ * followed by how many values it had, so the cause is not buried under the command line.
+ */
+export function abbreviateRepeatedFlags(args: readonly string[]): string[] {
+  const counts = new Map<string, number>()
+  for (const [i, arg] of args.entries()) {
+    if (arg.startsWith('--') && i + 1 < args.length) counts.set(arg, (counts.get(arg) ?? 0) + 1)
+  }
+  const shown: string[] = []
+  const done = new Set<string>()
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!
+    if ((counts.get(arg) ?? 0) <= REPEATED_FLAG_SHOWN) {
+      shown.push(arg)
+      continue
+    }
+    if (!done.has(arg)) shown.push(arg, `<${counts.get(arg)} values>`)
+    done.add(arg)
+    i++
+  }
+  return shown
 }
 
 function prefix(describe: string | undefined): string {

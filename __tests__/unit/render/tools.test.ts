@@ -6,7 +6,12 @@ import path from 'node:path'
 import { createExecRunner } from '../../../src/adapters/command-runner.js'
 import { renderKustomize } from '../../../src/render/kustomize/kustomize.js'
 import { createSecretRegistry } from '../../../src/render/secrets.js'
-import { MissingToolError, runTool, stderrTail } from '../../../src/render/tools.js'
+import {
+  abbreviateRepeatedFlags,
+  MissingToolError,
+  runTool,
+  stderrTail
+} from '../../../src/render/tools.js'
 import { ToolError } from '../../../src/errors.js'
 
 let dir: string
@@ -71,6 +76,27 @@ describe('stderrTail', () => {
   it('keeps the last lines and marks the cut', () => {
     const text = Array.from({ length: 30 }, (_, i) => `l${i}`).join('\n')
     expect(stderrTail(text, 3)).toBe('[...]\nl27\nl28\nl29')
+  })
+
+  it('keeps at most 4 KB of one huge line, its end, where the cause is', () => {
+    const tail = stderrTail(`${'x'.repeat(300_000)} the cause`)
+    expect(tail.length).toBe('[...]\n'.length + 4096)
+    expect(tail.startsWith('[...]\nxxx')).toBe(true)
+    expect(tail.endsWith('x the cause')).toBe(true)
+  })
+})
+
+describe('abbreviateRepeatedFlags', () => {
+  it('shows a flag repeated ~200 times once, with its count, and keeps the rest', () => {
+    const apis = Array.from({ length: 200 }, (_, i) => ['--api-versions', `g${i}/v1`]).flat()
+    expect(
+      abbreviateRepeatedFlags(['template', 'app', './chart', ...apis, '--namespace', 'ns'])
+    ).toEqual(['template', 'app', './chart', '--api-versions', '<200 values>', '--namespace', 'ns'])
+  })
+
+  it('leaves flags that repeat a few times alone (values files in order)', () => {
+    const args = ['template', '--values', 'a.yaml', '--values', 'b.yaml', '--values', 'c.yaml']
+    expect(abbreviateRepeatedFlags(args)).toEqual(args)
   })
 })
 
