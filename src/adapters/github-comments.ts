@@ -10,13 +10,9 @@ import {
   type StickyCommentResult
 } from '../action/ports.js'
 import { parseMarker, sameTarget } from '../report/marker.js'
+import { authorLogin, describeFailure, type Octokit } from './github-rest.js'
 
 export { CommentForbiddenError }
-
-/** The login GITHUB_TOKEN writes as; GET /user is refused for that token. */
-export const actionsBotLogin = 'github-actions[bot]'
-
-type Octokit = ReturnType<typeof github.getOctokit>
 
 interface ListedComment {
   id: number
@@ -54,19 +50,11 @@ export async function upsertStickyComment(
     })
     return { action: 'updated', url: data.html_url, id: data.id }
   } catch (error) {
-    throw describeFailure(error)
-  }
-}
-
-// A personal access token can say who it is; GITHUB_TOKEN (an integration token) cannot and
-// always writes as github-actions[bot].
-async function authorLogin(octokit: Octokit): Promise<string> {
-  try {
-    const { data } = await octokit.rest.users.getAuthenticated()
-    return data.login
-  } catch (error) {
-    if (statusOf(error) === 403 || statusOf(error) === 401) return actionsBotLogin
-    throw error
+    throw describeFailure(
+      error,
+      'posting the pull-request comment',
+      (m) => new CommentForbiddenError(m)
+    )
   }
 }
 
@@ -86,23 +74,4 @@ async function findStickyComment(
     const marker = parseMarker(c.body ?? '')
     return marker !== undefined && sameTarget(marker, comment.target)
   })
-}
-
-const statusOf = (error: unknown): number | undefined =>
-  typeof error === 'object' &&
-  error !== null &&
-  typeof (error as { status?: unknown }).status === 'number'
-    ? (error as { status: number }).status
-    : undefined
-
-// Octokit errors carry the request (headers included); only status and GitHub's message leave.
-function describeFailure(error: unknown): Error {
-  const status = statusOf(error)
-  const message = error instanceof Error ? error.message : String(error)
-  if (status === 403) return new CommentForbiddenError(`GitHub answered 403: ${message}`)
-  return new Error(
-    status === undefined
-      ? `posting the pull-request comment failed: ${message}`
-      : `posting the pull-request comment failed: GitHub answered ${status}: ${message}`
-  )
 }

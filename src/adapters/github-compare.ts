@@ -4,6 +4,7 @@
  */
 import * as github from '@actions/github'
 import type { CommitAncestry } from '../apply/commit-guard.js'
+import { statusOf } from './github-rest.js'
 
 /** Compare-API ancestry for one repository; any failure is `unknown` with the reason. */
 export function githubAncestry(token: string, owner: string, repo: string): CommitAncestry {
@@ -21,7 +22,7 @@ export function githubAncestry(token: string, owner: string, repo: string): Comm
         if (data.status === 'ahead' || data.status === 'identical') return { ancestry: 'ancestor' }
         return { ancestry: 'not-ancestor' }
       } catch (error) {
-        const status = (error as { status?: number }).status
+        const status = statusOf(error)
         return {
           ancestry: 'unknown',
           reason: `GitHub compare API: ${status === undefined ? 'no answer' : `HTTP ${status}`}`

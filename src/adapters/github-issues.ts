@@ -11,11 +11,9 @@ import {
   type DriftIssueResult
 } from '../action/drift-flow.js'
 import { isDriftIssueOf } from '../report/drift-issue.js'
-import { actionsBotLogin } from './github-comments.js'
+import { authorLogin, describeFailure, type Octokit } from './github-rest.js'
 
 export { IssueForbiddenError }
-
-type Octokit = ReturnType<typeof github.getOctokit>
 
 interface ListedIssue {
   number: number
@@ -61,18 +59,11 @@ export async function publishDriftIssue(
     await octokit.rest.issues.update({ ...repo, issue_number: existing.number, body: issue.body })
     return { action: 'updated', url: existing.html_url }
   } catch (error) {
-    throw describeFailure(error)
-  }
-}
-
-// A personal access token can say who it is; GITHUB_TOKEN cannot and writes as the bot.
-async function authorLogin(octokit: Octokit): Promise<string> {
-  try {
-    const { data } = await octokit.rest.users.getAuthenticated()
-    return data.login
-  } catch (error) {
-    if (statusOf(error) === 403 || statusOf(error) === 401) return actionsBotLogin
-    throw error
+    throw describeFailure(
+      error,
+      'keeping the drift issue current',
+      (m) => new IssueForbiddenError(m)
+    )
   }
 }
 
@@ -92,24 +83,5 @@ async function findDriftIssue(
       i.pull_request === undefined &&
       i.user?.login === author &&
       isDriftIssueOf(i.body ?? '', issue.target)
-  )
-}
-
-const statusOf = (error: unknown): number | undefined =>
-  typeof error === 'object' &&
-  error !== null &&
-  typeof (error as { status?: unknown }).status === 'number'
-    ? (error as { status: number }).status
-    : undefined
-
-// Octokit errors carry the request (headers included); only status and GitHub's message leave.
-function describeFailure(error: unknown): Error {
-  const status = statusOf(error)
-  const message = error instanceof Error ? error.message : String(error)
-  if (status === 403) return new IssueForbiddenError(`GitHub answered 403: ${message}`)
-  return new Error(
-    status === undefined
-      ? `keeping the drift issue current failed: ${message}`
-      : `keeping the drift issue current failed: GitHub answered ${status}: ${message}`
   )
 }
