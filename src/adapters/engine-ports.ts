@@ -3,14 +3,11 @@
  * the Go template engine (found next to the bundle, or built from source when running from a
  * checkout), and a kube session opened on first use.
  */
-import { execFile } from 'node:child_process'
-import { existsSync } from 'node:fs'
-import path from 'node:path'
-import { promisify } from 'node:util'
 import type { PathPolicy } from '../config/confinement.js'
 import type { EngineLog, EnginePorts } from '../engine/ports.js'
-import { findGoTemplateFiles, goTemplateFilesFor, goTemplateFilesIn } from './go-template-files.js'
-import { createGoTemplateEngine, type GoTemplateFiles } from './go-template-engine.js'
+import { GO_TEMPLATE_PROGRAM, locateGoWasm, RENDER_MODULE_PROGRAM } from './go-wasm-files.js'
+import { createGoRenderModule } from './go-render-module.js'
+import { createGoTemplateEngine } from './go-template-engine.js'
 import { systemClock } from './clock.js'
 import { createExecRunner } from './command-runner.js'
 import { createNodeFiles } from './node-files.js'
@@ -40,7 +37,13 @@ export function processEnginePorts(options: ProcessPortsOptions): EnginePorts {
     ...(options.kubeconfig === undefined ? {} : { KUBECONFIG: options.kubeconfig })
   }
   return {
-    templates: createGoTemplateEngine(() => locateGoTemplate(env, options.codeDir)),
+    templates: createGoTemplateEngine(() =>
+      locateGoWasm(GO_TEMPLATE_PROGRAM, env, options.codeDir)
+    ),
+    renderer: createGoRenderModule({
+      locate: () => locateGoWasm(RENDER_MODULE_PROGRAM, env, options.codeDir),
+      ...(options.confine ? { confine: options.confine } : {})
+    }),
     runner: createExecRunner(),
     files: createNodeFiles({
       ...(options.tempDir ? { tempDir: options.tempDir } : {}),
@@ -59,22 +62,4 @@ export function processEnginePorts(options: ProcessPortsOptions): EnginePorts {
     log: options.log,
     clock: systemClock
   }
-}
-
-/**
- * The Go template engine's files: `TAZUNA_GOTEMPLATE_WASM`, else next to the running bundle,
- * else — running from source — the build cache, built on first use.
- */
-export async function locateGoTemplate(
-  env: Readonly<Record<string, string | undefined>>,
-  codeDir: string
-): Promise<GoTemplateFiles> {
-  const override = env.TAZUNA_GOTEMPLATE_WASM
-  if (override) return goTemplateFilesFor(override)
-  const bundled = findGoTemplateFiles([codeDir])
-  if (bundled) return bundled
-  const build = path.join(codeDir, 'go', 'template', 'engine', 'build.sh')
-  if (!existsSync(build)) throw new Error(`the Go template engine is missing from ${codeDir}`)
-  const { stdout } = await promisify(execFile)('bash', [build], { env: { ...env } })
-  return goTemplateFilesIn(stdout.trim())
 }

@@ -8,6 +8,7 @@ import path from 'node:path'
 import { confinementError, type PathPolicy } from '../config/confinement.js'
 import type { ConfigFiles } from '../config/files.js'
 import type { BuildFiles, FileKind, TempDir } from '../render/ports.js'
+import { resolvePolicy, resolveReal } from './real-path.js'
 
 /** Where temporary directories go, and which directories reads may resolve into. */
 export interface NodeFilesOptions {
@@ -28,10 +29,7 @@ export function createNodeFiles(options: NodeFilesOptions = {}): ConfigFiles & B
   let realPolicy: Promise<PathPolicy> | undefined
   const guard = async (file: string): Promise<void> => {
     if (confine === undefined) return
-    realPolicy ??= Promise.all([
-      resolveReal(confine.root),
-      Promise.all(confine.allowed.map(resolveReal))
-    ]).then(([root, allowed]) => ({ root, allowed }))
+    realPolicy ??= resolvePolicy(confine)
     const policy = await realPolicy
     const refused = confinementError(file, await resolveReal(file), {
       ...policy,
@@ -56,26 +54,6 @@ export function createNodeFiles(options: NodeFilesOptions = {}): ConfigFiles & B
       const dir = await mkdtemp(path.join(options.tempDir ?? os.tmpdir(), prefix))
       ownTempDirs.push(await realpath(dir))
       return privateTempDir(dir)
-    }
-  }
-}
-
-/**
- * The path with every symlink resolved; for a path that does not exist (yet), its nearest
- * existing ancestor resolved and the rest appended, so `../x` outside is refused all the same.
- */
-async function resolveReal(file: string): Promise<string> {
-  const absolute = path.resolve(file)
-  let existing = absolute
-  const rest: string[] = []
-  for (;;) {
-    try {
-      return path.join(await realpath(existing), ...rest.reverse())
-    } catch {
-      const parent = path.dirname(existing)
-      if (parent === existing) return absolute
-      rest.push(path.basename(existing))
-      existing = parent
     }
   }
 }

@@ -5,7 +5,7 @@
  */
 import type { LeaseStore } from '../apply/lease-lock.js'
 import type { ConfigFiles } from '../config/files.js'
-import type { BuildFiles, CommandRunner } from '../render/ports.js'
+import type { BuildFiles, CommandRunner, RenderModule } from '../render/ports.js'
 import type { Clock, Cluster, Discovery, StateStore } from '../apply/ports.js'
 import type { TemplateEngine } from '../go/template/engine.js'
 
@@ -45,6 +45,8 @@ export interface EngineSettings {
 /** The world as the engine sees it. */
 export interface EnginePorts {
   templates: TemplateEngine
+  /** kustomize and Helm at Tazuna's versions, loaded on the first render that needs them. */
+  renderer: RenderModule
   runner: CommandRunner
   /** The user's files (tazuna.yaml, includes, manifests, envfiles) and private temp files. */
   files: ConfigFiles & BuildFiles
@@ -54,7 +56,7 @@ export interface EnginePorts {
    * are loaded only then: check mode and build never compile them.
    */
   openSession: () => Promise<ClusterSession>
-  /** The process environment (helmfile `from: env` vars; KUSTOMIZE_BIN and HELM_BIN). */
+  /** The process environment (helmfile `from: env` vars). */
   env: Readonly<Record<string, string | undefined>>
   /** Called with every secret value met (the action masks it in the runner log). */
   registerSecret: (value: string) => void

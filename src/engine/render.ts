@@ -21,16 +21,14 @@ export function renderContext(
   const { env } = ports
   return {
     runner: ports.runner,
+    renderer: ports.renderer,
     templates: ports.templates,
     configDir: run.config.dir,
     environment: settings.environment,
     providers: run.config.config.spec.providers,
     registerSecret: ports.registerSecret,
     lookupEnv: (name) => env[name],
-    tools: {
-      ...(env.KUSTOMIZE_BIN ? { kustomize: env.KUSTOMIZE_BIN } : {}),
-      ...(env.HELM_BIN ? { helm: env.HELM_BIN } : {})
-    },
+    ...(env.HELM_BIN ? { tools: { helm: env.HELM_BIN } } : {}),
     files: ports.files
   }
 }

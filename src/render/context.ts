@@ -3,7 +3,7 @@
  * Everything that touches the world comes in here (command runner, files, template engine, the
  * environment, the secret sink), so the builders stay testable with real tools and no mocks.
  */
-import type { BuildFiles, CommandRunner } from './ports.js'
+import type { BuildFiles, CommandRunner, RenderModule } from './ports.js'
 import type { TemplateEngine } from '../go/template/engine.js'
 import type { JsonValue } from '../go/yaml.js'
 
@@ -61,7 +61,10 @@ export interface ToolCommands {
 
 /** Everything a build needs besides the manifest. */
 export interface BuildContext {
+  /** Runs `op` (1Password) for genesissecret and helmfile vars. */
   runner: CommandRunner
+  /** kustomize and Helm, in-process (docs/renderers.md). */
+  renderer: RenderModule
   templates: TemplateEngine
   /** Absolute directory of tazuna.yaml; manifest and envfile paths are relative to it. */
   configDir: string

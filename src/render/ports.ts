@@ -57,3 +57,41 @@ export interface TempDir {
   /** Deletes the directory and everything in it; never rejects for a missing directory. */
   remove(): Promise<void>
 }
+
+/**
+ * The render module (docs/renderers.md): kustomize's krusty and Helm's SDK at Tazuna's versions,
+ * compiled to WebAssembly and run in this process, so rendering needs no tool on the runner.
+ * Each call rejects with RenderModuleError carrying the Go error text.
+ */
+export interface RenderModule {
+  /** `kustomize build` as Tazuna runs it: krusty with default options on `dir`. */
+  kustomize(dir: string): Promise<string>
+  /** One helmfile release as Tazuna renders it (client-only install dry run): its manifest. */
+  helm(release: HelmReleaseRender): Promise<string>
+  /** The renderers compiled into the module, e.g. `helm.sh/helm/v3` → `v3.21.4`. */
+  versions(): Promise<RendererVersions>
+}
+
+/** Module path → version of what renders (and `go` → the Go version that built it). */
+export type RendererVersions = Readonly<Record<string, string>>
+
+/** One release for RenderModule.helm. */
+export interface HelmReleaseRender {
+  name: string
+  /** As written; empty stays empty (docs/compatibility.md#empty-release-namespace). */
+  namespace: string
+  /** A chart directory or .tgz on disk, or the bytes of a downloaded .tgz. */
+  chart: { path: string } | { archive: Uint8Array }
+  /** Values sources in merge order: YAML or JSON text, and what an error calls it. */
+  values: readonly { name: string; text: string }[]
+  includeCRDs: boolean
+  /** Empty: Helm's library default. */
+  kubeVersion: string
+  /** Appended to Helm's default API versions. */
+  apiVersions: readonly string[]
+}
+
+/** The render module refused or failed a render; `message` is Go's error text. */
+export class RenderModuleError extends Error {
+  override name = 'RenderModuleError'
+}

@@ -17,6 +17,7 @@ import type {
 import { createGoTemplateEngine } from '../../../src/adapters/go-template-engine.js'
 import type { JsonObject } from '../../../src/go/yaml.js'
 import { resolveToolPaths } from '../../cluster/tool-paths.js'
+import { testRenderModule } from '../../support/render-module.js'
 import { goTemplateEngineFiles } from '../../unit/go/template/go-oracle.js'
 
 export const fixturesDir = path.resolve(
@@ -77,6 +78,7 @@ export function loadFixture(name: string, overrides: Partial<BuildContext> = {})
     registered,
     ctx: {
       runner,
+      renderer: testRenderModule(),
       templates: engine,
       configDir: dir,
       environment: c.environment ?? '',

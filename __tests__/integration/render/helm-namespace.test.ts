@@ -1,8 +1,8 @@
-// Why an omitted release namespace is rendered through a stand-in
-// (docs/compatibility.md#empty-release-namespace): the Helm CLI cannot render an empty
-// .Release.Namespace — `--namespace ''` falls back to the kubeconfig's namespace or `default` —
-// while Tazuna (Helm SDK, Namespace "") renders it empty. The oracle's objects for
-// build-helmfile-local show Tazuna's result; the stand-in reproduces it.
+// Why releases render in-process (docs/compatibility.md#empty-release-namespace, docs/renderers.md):
+// the Helm CLI cannot render an empty .Release.Namespace — `--namespace ''` falls back to the
+// kubeconfig's namespace or `default` — while Tazuna (Helm SDK, Namespace "") renders it empty.
+// The render module calls the same SDK with the namespace as written. The oracle's objects for
+// build-helmfile-local show Tazuna's result.
 import { describe, expect, it } from '@jest/globals'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
@@ -36,7 +36,7 @@ describe('omitted release namespace', () => {
     }
   })
 
-  it('renders like Tazuna through the stand-in: null (default namespace applies) and ""', async () => {
+  it('renders like Tazuna in-process: null (default namespace applies) and ""', async () => {
     const f = loadFixture('build-helmfile-local')
     const { objects } = await buildManifest(f.case.manifest, f.ctx)
     const byName = new Map(objects.map((o) => [(o.metadata as { name: string }).name, o]))

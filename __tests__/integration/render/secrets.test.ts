@@ -109,7 +109,7 @@ describe('helmfile var from op', () => {
     const f = loadFixture('build-genesissecret-op', { configDir: fixture })
     const error = await failure(buildManifest(manifest('./failing-chart'), f.ctx))
     expect(error.message).toMatch(
-      /^manifest orders: release orders: command failed \(exit code 1\): .*helm template orders/
+      /^manifest orders: release orders: execution error at \(failing\/templates\/fail\.yaml:1:4\): refusing password \*\*\*$/
     )
     expect(error.message).toContain('refusing password ***')
     expectNoSecrets(`${error.message}\n${error.stack ?? ''}`, [password])

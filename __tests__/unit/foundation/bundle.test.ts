@@ -89,9 +89,18 @@ describe('the bundle', () => {
     expect(readFileSync(join(out, 'licenses.txt'), 'utf8')).toContain('@actions/core')
   })
 
-  it('stays under the 8,000,000-byte dist/ budget', () => {
-    const bytes = readdirSync(out).reduce((sum, f) => sum + statSync(join(out, f)).size, 0)
-    expect(bytes).toBeLessThanOrEqual(8_000_000)
+  // docs/renderers.md: the render module may add at most 12 MB; the rest keeps its 8 MB.
+  it('stays under the dist/ budgets: 8,000,000 bytes, plus 12,000,000 for the render module', () => {
+    const sizes = readdirSync(out).map((f) => ({ f, bytes: statSync(join(out, f)).size }))
+    const sum = (files: typeof sizes) => files.reduce((total, { bytes }) => total + bytes, 0)
+    const renderer = sizes.filter(({ f }) => f.startsWith('render'))
+    expect(renderer.map(({ f }) => f).sort()).toEqual([
+      'render-licenses.txt',
+      'render-wasm_exec.js',
+      'render.wasm.br'
+    ])
+    expect(sum(renderer)).toBeLessThanOrEqual(12_000_000)
+    expect(sum(sizes) - sum(renderer)).toBeLessThanOrEqual(8_000_000)
   })
 
   it('keeps @kubernetes/client-node out of index.js, which check mode compiles (≤ 1.5 MB)', () => {

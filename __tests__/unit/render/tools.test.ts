@@ -4,7 +4,6 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { createExecRunner } from '../../../src/adapters/command-runner.js'
-import { renderKustomize } from '../../../src/render/kustomize/kustomize.js'
 import { createSecretRegistry } from '../../../src/render/secrets.js'
 import {
   abbreviateRepeatedFlags,
@@ -97,31 +96,5 @@ describe('abbreviateRepeatedFlags', () => {
   it('leaves flags that repeat a few times alone (values files in order)', () => {
     const args = ['template', '--values', 'a.yaml', '--values', 'b.yaml', '--values', 'c.yaml']
     expect(abbreviateRepeatedFlags(args)).toEqual(args)
-  })
-})
-
-describe('renderKustomize', () => {
-  it('falls back to `kubectl kustomize --reorder none` when kustomize is not on PATH', async () => {
-    process.env.PATH = dir
-    const out = await renderKustomize('/k/overlay', { runner, redact: noRedact })
-    expect(out).toBe('kubectl [kustomize] [--reorder] [none] [/k/overlay]')
-  })
-
-  it('names kustomize when neither kustomize nor kubectl is installed', async () => {
-    process.env.PATH = path.join(dir, 'empty')
-    await expect(renderKustomize('/k', { runner, redact: noRedact })).rejects.toThrow(
-      /kustomize is required but was not found on PATH: install kustomize v5 .* \(kubectl was not found either\)/
-    )
-  })
-
-  it('does not fall back when an explicit kustomize path is missing', async () => {
-    process.env.PATH = dir
-    await expect(
-      renderKustomize('/k', {
-        runner,
-        redact: noRedact,
-        tools: { kustomize: path.join(dir, 'nope') }
-      })
-    ).rejects.toThrow(/kustomize is required but was not found at/)
   })
 })

@@ -8,7 +8,7 @@ import { ConfigError, ToolError } from '../../errors.js'
 import { helmfileTemplateData, TemplateError } from '../../go/template/engine.js'
 import { parseYamlDocument, type JsonObject } from '../../go/yaml.js'
 import type { BuildContext, BuildManifestSpec } from '../context.js'
-import type { BuildFiles, TempDir } from '../ports.js'
+import { RenderModuleError, type BuildFiles, type TempDir } from '../ports.js'
 import { HINT_FILE, applyHint, parseHint } from './hint.js'
 import {
   helmTemplateArgs,
@@ -156,22 +156,66 @@ async function renderRelease(job: ReleaseJob): Promise<string> {
   const chart = resolveChartSource(release.chart, job.spec.repositories, (p) =>
     path.resolve(helmfileDir, p)
   )
-  await checkLocalChart(run.files, chart, release, where)
-  const valuesFiles = await writeValuesFiles(job, planSources(job, where), where)
   const options = manifest.helmfile ?? {}
-  const args = helmTemplateArgs({
-    release,
-    chart,
-    includeCRDs: options.includeCRDs === true,
-    capabilities: selectCapabilities(options.kubeVersion, run.capabilities),
-    valuesFiles
-  })
-  const stdout = await runTool(
-    { runner: run.runner, tool: 'helm', command: run.tools?.helm, redact: run.redact },
-    args,
-    { describe: where, cwd: helmfileDir }
-  )
-  return releaseOutput(stdout, release)
+  const capabilities = selectCapabilities(options.kubeVersion, run.capabilities)
+  if (chart.kind !== 'local') {
+    // Remote charts still go through the helm CLI until the chart download lands
+    // (docs/renderers.md).
+    const valuesFiles = await writeValuesFiles(job, planSources(job, where), where)
+    const args = helmTemplateArgs({
+      release,
+      chart,
+      includeCRDs: options.includeCRDs === true,
+      capabilities,
+      valuesFiles
+    })
+    const stdout = await runTool(
+      { runner: run.runner, tool: 'helm', command: run.tools?.helm, redact: run.redact },
+      args,
+      { describe: where, cwd: helmfileDir }
+    )
+    return releaseOutput(stdout, release)
+  }
+  await checkLocalChart(run.files, chart, release, where)
+  const values = await readValues(job, planSources(job, where), where)
+  let output: string
+  try {
+    output = await run.renderer.helm({
+      name: release.name,
+      namespace: release.namespace,
+      chart: { path: chart.path },
+      values,
+      includeCRDs: options.includeCRDs === true,
+      kubeVersion: capabilities.kubeVersion,
+      apiVersions: capabilities.apiVersions
+    })
+  } catch (error) {
+    if (error instanceof RenderModuleError) {
+      throw new ToolError(`${where}: ${run.redact(error.message)}`)
+    }
+    throw error
+  }
+  return output.trim()
+}
+
+/** The values sources as texts, in merge order (files read through the confined file port). */
+async function readValues(
+  job: ReleaseJob,
+  sources: ValuesSource[],
+  where: string
+): Promise<{ name: string; text: string }[]> {
+  const values: { name: string; text: string }[] = []
+  for (const source of sources) {
+    if (source.kind === 'inline') {
+      values.push({ name: 'inline values', text: JSON.stringify(source.values) })
+      continue
+    }
+    if ((await job.run.files.kindOf(source.path)) !== 'file') {
+      throw new ToolError(`${where}: values file ${source.entry} not found at ${source.path}`)
+    }
+    values.push({ name: source.entry, text: await job.run.files.readText(source.path) })
+  }
+  return values
 }
 
 function planSources(job: ReleaseJob, where: string): ValuesSource[] {

@@ -6,7 +6,7 @@
 import { describe } from '@jest/globals'
 import { execFileSync } from 'node:child_process'
 import { join } from 'node:path'
-import { goTemplateFilesIn } from '../../../../src/adapters/go-template-files.js'
+import { GO_TEMPLATE_PROGRAM, goWasmFilesIn } from '../../../../src/adapters/go-wasm-files.js'
 import type { GoTemplateFiles } from '../../../../src/adapters/go-template-engine.js'
 
 const repo = join(import.meta.dirname, '..', '..', '..', '..')
@@ -42,7 +42,7 @@ export function goTemplateEngineFiles(): GoTemplateFiles {
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'inherit']
   }).trim()
-  return goTemplateFilesIn(dir)
+  return goWasmFilesIn(dir, GO_TEMPLATE_PROGRAM)
 }
 
 /** Runs an oracle command of __tests__/oracle/template (`render`, `decode`) on a JSON input. */

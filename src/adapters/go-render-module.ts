@@ -1,0 +1,166 @@
+/**
+ * The render module (src/go/render/module, docs/renderers.md) in this process: loaded on the
+ * first kustomize or helmfile render, never by `check`. The Go side reads the disk through a
+ * bridge to node:fs that only reads, and refuses what resolves outside the repository
+ * (src/config/confinement.ts) exactly as the file adapter does.
+ */
+import fs from 'node:fs'
+import { confinementError, isWithin, type PathPolicy } from '../config/confinement.js'
+import {
+  RenderModuleError,
+  type HelmReleaseRender,
+  type RenderModule,
+  type RendererVersions
+} from '../render/ports.js'
+import { resolvePolicy, resolveReal } from './real-path.js'
+import { startGoProgram, type GoFs, type GoWasmFiles } from './go-wasm.js'
+
+type RenderCall = (requestJson: string) => Promise<string>
+
+interface ModuleResponse {
+  output?: string
+  error?: string
+  versions?: Record<string, string>
+}
+
+/** Where the module's files are, and which reads it may make. */
+export interface RenderModuleOptions {
+  locate: () => GoWasmFiles | Promise<GoWasmFiles>
+  /** Absent: every path is readable (the renderers' own tests). */
+  confine?: PathPolicy
+}
+
+/**
+ * A RenderModule that loads the WebAssembly build on first use (a failure to load is reported
+ * by that call and retried by the next). Renders may overlap: each runs on its own goroutine.
+ */
+export function createGoRenderModule(options: RenderModuleOptions): RenderModule {
+  const refusals: string[] = []
+  let loading: Promise<RenderCall> | undefined
+  const call = async (request: object): Promise<ModuleResponse> => {
+    loading ??= Promise.resolve(options.locate()).then((files) =>
+      loadRenderCall(files, readOnlyFs(options.confine, refusals))
+    )
+    let render: RenderCall
+    try {
+      render = await loading
+    } catch (error) {
+      loading = undefined
+      throw error
+    }
+    const seen = refusals.length
+    const response = JSON.parse(await render(JSON.stringify(request))) as ModuleResponse
+    if (response.error !== undefined) {
+      // A read refused for confinement reaches Go as "permission denied"; say why.
+      const why = refusals.slice(seen).find((r) => response.error?.includes(r.split(' ')[0] ?? ''))
+      throw new RenderModuleError(why ? `${response.error}: ${why}` : response.error)
+    }
+    return response
+  }
+  return {
+    kustomize: async (dir) => (await call({ op: 'kustomize', kustomize: { dir } })).output ?? '',
+    helm: async (release) => (await call({ op: 'helm', helm: helmRequest(release) })).output ?? '',
+    versions: async (): Promise<RendererVersions> => (await call({ op: 'versions' })).versions ?? {}
+  }
+}
+
+function helmRequest(release: HelmReleaseRender): object {
+  const { chart, ...rest } = release
+  return {
+    ...rest,
+    ...('path' in chart
+      ? { chartPath: chart.path }
+      : { chartArchive: Buffer.from(chart.archive).toString('base64') })
+  }
+}
+
+async function loadRenderCall(files: GoWasmFiles, fs: GoFs): Promise<RenderCall> {
+  const program = await startGoProgram(files, 'the render module', fs)
+  const render = program.lookup<RenderCall>('tazunaRender')
+  if (render === undefined) throw new Error(`${files.wasm} did not register tazunaRender`)
+  return async (request) => {
+    try {
+      return await render(request)
+    } catch (error) {
+      const detail = program.output()
+      throw new Error(
+        `the render module failed: ${(error as Error).message}${detail ? `\n${detail}` : ''}`,
+        { cause: error }
+      )
+    }
+  }
+}
+
+type Callback = (error: NodeJS.ErrnoException | null, ...results: unknown[]) => void
+
+/**
+ * node:fs for Go's syscall package, reads only: opening for writing and every call that changes
+ * the disk fail with EROFS; a path that resolves outside the policy fails with EACCES (and the
+ * reason is kept in `refusals` for the error message).
+ */
+function readOnlyFs(policy: PathPolicy | undefined, refusals: string[]): GoFs {
+  const { O_WRONLY, O_RDWR, O_CREAT, O_TRUNC, O_APPEND } = fs.constants
+  const writeFlags = O_WRONLY | O_RDWR | O_CREAT | O_TRUNC | O_APPEND
+  const allowed = policy === undefined ? undefined : resolvePolicy(policy)
+  const guard = async (
+    file: string,
+    metadataOnly = false
+  ): Promise<NodeJS.ErrnoException | undefined> => {
+    if (allowed === undefined) return undefined
+    const policy = await allowed
+    const real = await resolveReal(file)
+    // Resolving symlinks (krusty does, for every path) looks at each ancestor of the root.
+    if (metadataOnly && [policy.root, ...policy.allowed].some((dir) => isWithin(dir, real))) {
+      return undefined
+    }
+    const refused = confinementError(file, real, policy)
+    if (refused === undefined) return undefined
+    refusals.push(`${file}: ${refused.message}`)
+    return Object.assign(new Error(refused.message), { code: 'EACCES' })
+  }
+  const guarded =
+    (fn: (file: string, ...rest: unknown[]) => void, metadataOnly = false) =>
+    (file: string, ...rest: unknown[]): void => {
+      const callback = rest.at(-1) as Callback
+      void guard(file, metadataOnly).then(
+        (error) => (error ? callback(error) : fn(file, ...rest)),
+        callback
+      )
+    }
+  const readOnly = (...args: unknown[]): void => {
+    ;(args.at(-1) as Callback)(Object.assign(new Error('read-only'), { code: 'EROFS' }))
+  }
+  return {
+    constants: fs.constants,
+    open: guarded((file, flags, mode, callback) => {
+      if (((flags as number) & writeFlags) !== 0) readOnly(callback)
+      else fs.open(file, flags as number, mode as number, callback as Callback)
+    }),
+    stat: guarded((file, callback) => fs.stat(file, callback as Callback), true),
+    lstat: guarded((file, callback) => fs.lstat(file, callback as Callback), true),
+    readlink: guarded((file, callback) => fs.readlink(file, callback as Callback), true),
+    readdir: guarded((file, callback) => fs.readdir(file, callback as Callback)),
+    fstat: fs.fstat,
+    read: fs.read,
+    close: fs.close,
+    fsync: (_fd: number, callback: Callback) => callback(null),
+    ...Object.fromEntries(
+      [
+        'chmod',
+        'chown',
+        'fchmod',
+        'fchown',
+        'ftruncate',
+        'lchown',
+        'link',
+        'mkdir',
+        'rename',
+        'rmdir',
+        'symlink',
+        'truncate',
+        'unlink',
+        'utimes'
+      ].map((name) => [name, readOnly])
+    )
+  }
+}

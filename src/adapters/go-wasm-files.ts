@@ -1,0 +1,71 @@
+/**
+ * Where our WebAssembly programs' build artifacts live (src/go/build-wasm.sh): next to the
+ * bundle in dist/ (put there by scripts/bundle-extra.sh), where an environment variable points,
+ * or — running from a checkout — in the build cache, built on first use.
+ */
+import { execFile } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import path from 'node:path'
+import { promisify } from 'node:util'
+import type { GoWasmFiles } from './go-wasm.js'
+
+/** One of our Go programs: its artifact name and where its build script is below src/. */
+export interface GoWasmProgram {
+  /** `gotemplate` or `render`: the files are NAME.wasm.br and NAME-wasm_exec.js. */
+  name: string
+  /** Its build script, relative to src/ (used only when running from source). */
+  buildScript: string
+  /** An environment variable naming a .wasm to use instead. */
+  override: string
+  /** What errors call it. */
+  what: string
+}
+
+/** The Go template engine (src/go/template). */
+export const GO_TEMPLATE_PROGRAM: GoWasmProgram = {
+  name: 'gotemplate',
+  buildScript: 'go/template/engine/build.sh',
+  override: 'TAZUNA_GOTEMPLATE_WASM',
+  what: 'the Go template engine'
+}
+
+/** The render module (src/go/render, docs/renderers.md). */
+export const RENDER_MODULE_PROGRAM: GoWasmProgram = {
+  name: 'render',
+  buildScript: 'go/render/module/build.sh',
+  override: 'TAZUNA_RENDER_WASM',
+  what: 'the render module'
+}
+
+/** The program's files in a directory laid out like dist/ or a build-cache entry. */
+export function goWasmFilesIn(dir: string, program: GoWasmProgram): GoWasmFiles {
+  return {
+    wasm: path.join(dir, `${program.name}.wasm.br`),
+    wasmExec: path.join(dir, `${program.name}-wasm_exec.js`)
+  }
+}
+
+/**
+ * The program's files: its override variable (wasm_exec.js from the same directory, under our
+ * name or Go's own), else next to the running code, else the build cache.
+ */
+export async function locateGoWasm(
+  program: GoWasmProgram,
+  env: Readonly<Record<string, string | undefined>>,
+  codeDir: string
+): Promise<GoWasmFiles> {
+  const override = env[program.override]
+  if (override) {
+    const ours = path.join(path.dirname(override), `${program.name}-wasm_exec.js`)
+    return {
+      wasm: override,
+      wasmExec: existsSync(ours) ? ours : path.join(path.dirname(override), 'wasm_exec.js')
+    }
+  }
+  const bundled = goWasmFilesIn(codeDir, program)
+  if (existsSync(bundled.wasm) && existsSync(bundled.wasmExec)) return bundled
+  const build = path.join(codeDir, program.buildScript)
+  if (!existsSync(build)) throw new Error(`${program.what} is missing from ${codeDir}`)
+  const { stdout } = await promisify(execFile)('bash', [build], { env: { ...env } })
+  return goWasmFilesIn(stdout.trim(), program)
+}

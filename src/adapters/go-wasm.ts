@@ -1,0 +1,119 @@
+/**
+ * Starts one of our Go programs compiled to WebAssembly (src/go/build-wasm.sh) inside this
+ * process: the Go template engine and the render module. Each program gets a private global
+ * object, so neither wasm_exec.js (which defines `Go` and, when missing, a console-backed `fs`)
+ * nor the program (which registers its functions there) touch Node's real globalThis.
+ */
+import { readFile } from 'node:fs/promises'
+import { brotliDecompressSync, gunzipSync } from 'node:zlib'
+
+/** Where a program's two build artifacts are. */
+export interface GoWasmFiles {
+  /** NAME.wasm.br (brotli), or a gzipped or uncompressed .wasm. */
+  wasm: string
+  /** Go's wasm_exec.js of the Go version that built `wasm`. */
+  wasmExec: string
+}
+
+/** The `fs` object Go's syscall package calls (Node's callback API, as wasm_exec.js expects). */
+export type GoFs = Record<string, unknown>
+
+/** A started program: the global it registered its functions on, and what it wrote. */
+export interface GoProgram {
+  /** Reads a function the program registered (undefined when it did not). */
+  lookup<T>(name: string): T | undefined
+  /** What the Go runtime wrote to stdout/stderr (a crash, or a library's log lines). */
+  output(): string
+}
+
+interface GoGlobal {
+  Go?: new () => { importObject: object; run(instance: object): Promise<void> }
+  fs?: GoFs & { writeSync?(fd: number, buf: Uint8Array): number }
+}
+
+/** The one WebAssembly call used here (TypeScript declares WebAssembly only in its DOM libs). */
+interface WebAssemblyApi {
+  instantiate(bytes: Uint8Array, imports: object): Promise<{ instance: object }>
+}
+const { WebAssembly: webAssembly } = globalThis as unknown as { WebAssembly: WebAssemblyApi }
+
+/**
+ * Reads, instantiates and runs the program. `fs` is the file system it sees (absent: none, as
+ * in wasm_exec.js's own stub); writes to stdout/stderr are kept, never printed, because stdout
+ * carries command results. `what` names the program in errors.
+ */
+export async function startGoProgram(
+  files: GoWasmFiles,
+  what: string,
+  fs?: GoFs
+): Promise<GoProgram> {
+  let glue: string
+  let packed: Buffer
+  try {
+    packed = await readFile(files.wasm)
+    glue = await readFile(files.wasmExec, 'utf8')
+  } catch (error) {
+    throw new Error(`cannot read ${what} (${files.wasm}): ${(error as Error).message}`, {
+      cause: error
+    })
+  }
+  const written: string[] = []
+  const decoder = new TextDecoder()
+  const capture = (_fd: number, buf: Uint8Array): number => {
+    written.push(decoder.decode(buf))
+    return buf.length
+  }
+  const own: GoGlobal & Record<string | symbol, unknown> = {
+    fs: fs === undefined ? undefined : withCapturedOutput(fs, capture)
+  }
+  const goGlobal = new Proxy(own, {
+    get: (target, key) => (key in target ? target[key] : (Reflect.get(globalThis, key) as unknown))
+  })
+  // Compiled with this realm's Function (not node:vm) so that WebAssembly and Uint8Array in the
+  // glue are the ones this module uses: its instanceof checks fail across realms (jest runs
+  // modules in a vm context).
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval
+  const defineGo = new Function('globalThis', glue) as (global: object) => void
+  defineGo(goGlobal)
+  if (own.fs) own.fs.writeSync = capture
+  if (own.Go === undefined) throw new Error(`${files.wasmExec} did not define Go`)
+  const go = new own.Go()
+  const { instance } = await webAssembly.instantiate(
+    unpackWasm(files.wasm, packed),
+    go.importObject
+  )
+  void go.run(instance)
+  return {
+    lookup: <T>(name: string) => own[name] as T | undefined,
+    output: () => written.join('').trim()
+  }
+}
+
+type WriteCallback = (error: Error | null, written?: number) => void
+
+/** `fs` with the standard streams (fd 1 and 2) going to `capture` instead of the terminal. */
+function withCapturedOutput(fs: GoFs, capture: (fd: number, buf: Uint8Array) => number): GoFs {
+  const write = fs.write as ((...args: unknown[]) => void) | undefined
+  return {
+    ...fs,
+    writeSync: capture,
+    write(
+      fd: number,
+      buf: Uint8Array,
+      offset: number,
+      length: number,
+      position: unknown,
+      callback: WriteCallback
+    ) {
+      if (fd === 1 || fd === 2) callback(null, capture(fd, buf.subarray(offset, offset + length)))
+      else if (write) write(fd, buf, offset, length, position, callback)
+      else callback(Object.assign(new Error('EBADF'), { code: 'EBADF' }))
+    }
+  }
+}
+
+/** Brotli has no magic number, so the file name says it; gzip and raw wasm have theirs. */
+function unpackWasm(path: string, packed: Uint8Array): Uint8Array {
+  if (path.endsWith('.br')) return brotliDecompressSync(packed)
+  return packed[0] === 0x1f && packed[1] === 0x8b ? gunzipSync(packed) : packed
+}
