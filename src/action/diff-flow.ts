@@ -4,6 +4,7 @@
  * (config, environment). A fork's or any other read-only token gets the job summary and a
  * notice instead of a comment, never a failure.
  */
+import { renderersFooter, renderersOf } from '../report/renderers.js'
 import path from 'node:path'
 import { renderComment, renderDiffSummary } from '../report/comment.js'
 import { renderReportDiff } from '../report/content-diff.js'
@@ -68,7 +69,8 @@ export async function runDiffFlow(deps: DiffFlowDeps, options: DiffFlowOptions):
     manifests,
     ...(checked.plan === undefined ? {} : { plan: checked.plan }),
     problems: checked.problems,
-    ...(content === undefined ? {} : { content })
+    ...(content === undefined ? {} : { content }),
+    ...renderersOf(engine)
   }
   const text = report.problems.length > 0 ? problemsText(report) : renderDiffText(manifests)
   const reportPath = runner.writeReport({
@@ -79,7 +81,9 @@ export async function runDiffFlow(deps: DiffFlowDeps, options: DiffFlowOptions):
       : { diff: redact(renderReportDiff(content.diffs, content.source)) })
   })
   const diffPath = content === undefined ? '' : path.join(path.dirname(reportPath), 'report.diff')
-  await runner.writeSummary(redact(renderDiffSummary(report, { reportPath }).markdown))
+  await runner.writeSummary(
+    redact(renderDiffSummary(report, { reportPath }).markdown) + renderersFooter(report.renderers)
+  )
   const perManifest = manifests.map((m) => ({
     manifest: m.manifest,
     counts: countEntries(m.entries)

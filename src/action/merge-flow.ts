@@ -4,6 +4,7 @@
  * the job summary a table per layer; a failure fails the step naming layer, manifest and
  * object (Tazuna's own message).
  */
+import { renderersFooter, renderersOf } from '../report/renderers.js'
 import { renderApplyMarkdown } from '../report/apply-markdown.js'
 import { summaryBudget } from '../report/comment.js'
 import { applyReportJson, applyReportText, countOutputs } from '../report/files.js'
@@ -51,13 +52,14 @@ export async function runMergeFlow(
   })
   log.finish(outcome)
 
-  const report: ApplyReport = { ...target, ...outcome }
+  const report: ApplyReport = { ...target, ...outcome, ...renderersOf(engine) }
   const reportPath = runner.writeReport({
     json: applyReportJson(report),
     text: applyReportText(report)
   })
   await runner.writeSummary(
-    renderApplyMarkdown(report, { budget: summaryBudget, measure: utf8Length })
+    renderApplyMarkdown(report, { budget: summaryBudget, measure: utf8Length }) +
+      renderersFooter(report.renderers)
   )
   const all = outcome.layers.flat()
   runner.setOutputs({

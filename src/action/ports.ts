@@ -17,7 +17,7 @@ export type { EngineLog } from '../engine/ports.js'
  */
 export type FlowEngine = Pick<
   Engine,
-  'check' | 'diff' | 'renderObjects' | 'liveObjects' | 'apply' | 'redact'
+  'check' | 'diff' | 'renderObjects' | 'liveObjects' | 'apply' | 'redact' | 'renderers'
 >
 
 /** The runner: log, job summary, outputs, annotations and the report files. */

@@ -8,6 +8,7 @@ import type { EngineLog, EnginePorts } from '../engine/ports.js'
 import { GO_TEMPLATE_PROGRAM, locateGoWasm, RENDER_MODULE_PROGRAM } from './go-wasm-files.js'
 import { createGoRenderModule } from './go-render-module.js'
 import { createGoTemplateEngine } from './go-template-engine.js'
+import { describeRenderers } from '../report/renderers.js'
 import { systemClock } from './clock.js'
 import { createExecRunner } from './command-runner.js'
 import { createNodeFiles } from './node-files.js'
@@ -42,6 +43,11 @@ export function processEnginePorts(options: ProcessPortsOptions): EnginePorts {
     ),
     renderer: createGoRenderModule({
       locate: () => locateGoWasm(RENDER_MODULE_PROGRAM, env, options.codeDir),
+      onLoad: (versions, loadMs) =>
+        options.log.info(
+          `Rendering with ${describeRenderers(versions)} in-process ` +
+            `(render module loaded in ${(loadMs / 1000).toFixed(1)} s)`
+        ),
       ...(options.confine ? { confine: options.confine } : {})
     }),
     runner: createExecRunner(),

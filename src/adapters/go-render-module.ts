@@ -5,6 +5,7 @@
  * (src/config/confinement.ts) exactly as the file adapter does.
  */
 import fs from 'node:fs'
+import { performance } from 'node:perf_hooks'
 import { confinementError, isWithin, type PathPolicy } from '../config/confinement.js'
 import {
   RenderModuleError,
@@ -28,6 +29,8 @@ export interface RenderModuleOptions {
   locate: () => GoWasmFiles | Promise<GoWasmFiles>
   /** Absent: every path is readable (the renderers' own tests). */
   confine?: PathPolicy
+  /** Told once, when the module has loaded, what it renders with and how long loading took. */
+  onLoad?: (versions: RendererVersions, loadMs: number) => void
 }
 
 /**
@@ -37,10 +40,18 @@ export interface RenderModuleOptions {
 export function createGoRenderModule(options: RenderModuleOptions): RenderModule {
   const refusals: string[] = []
   let loading: Promise<RenderCall> | undefined
+  let loaded: RendererVersions | undefined
+  const load = async (): Promise<RenderCall> => {
+    const started = performance.now()
+    const files = await options.locate()
+    const render = await loadRenderCall(files, readOnlyFs(options.confine, refusals))
+    const response = JSON.parse(await render('{"op":"versions"}')) as ModuleResponse
+    loaded = response.versions ?? {}
+    options.onLoad?.(loaded, performance.now() - started)
+    return render
+  }
   const call = async (request: object): Promise<ModuleResponse> => {
-    loading ??= Promise.resolve(options.locate()).then((files) =>
-      loadRenderCall(files, readOnlyFs(options.confine, refusals))
-    )
+    loading ??= load()
     let render: RenderCall
     try {
       render = await loading
@@ -60,7 +71,9 @@ export function createGoRenderModule(options: RenderModuleOptions): RenderModule
   return {
     kustomize: async (dir) => (await call({ op: 'kustomize', kustomize: { dir } })).output ?? '',
     helm: async (release) => (await call({ op: 'helm', helm: helmRequest(release) })).output ?? '',
-    versions: async (): Promise<RendererVersions> => (await call({ op: 'versions' })).versions ?? {}
+    versions: async (): Promise<RendererVersions> =>
+      (await call({ op: 'versions' })).versions ?? {},
+    loaded: () => loaded
   }
 }
 

@@ -4,6 +4,7 @@
  * no step depends on another having run before. The cluster session opens on first use, so
  * loading and checking never send a request to the API server.
  */
+import type { RendererVersions } from '../render/ports.js'
 import type { Manifest } from '../config/schema.js'
 import { createSecretRegistry } from '../render/secrets.js'
 import { applyConfigRun } from './apply.js'
@@ -84,6 +85,8 @@ export interface Engine {
   destroy(run: ConfigRun, request: DestroyRequest): Promise<DestroyOutcome>
   /** Replaces every secret value met so far in `text`. */
   redact(text: string): string
+  /** What rendered this run's kustomize and helmfile manifests; undefined while none rendered. */
+  renderers(): RendererVersions | undefined
   /** Releases the cluster session, if one was opened. */
   close(): void
 }
@@ -154,6 +157,7 @@ export function createEngine(settings: EngineSettings, ports: EnginePorts): Engi
     destroy: (run, request) =>
       destroyConfigRun(run, request, { settings, session: openSession, build: renderer(run) }),
     redact: (text) => secrets.redact(text),
+    renderers: () => ports.renderer.loaded(),
     // A session that failed to open has nothing to close (its error went to the caller).
     close: () => void session?.then((s) => s.close()).catch(() => undefined)
   }

@@ -68,8 +68,10 @@ export interface RenderModule {
   kustomize(dir: string): Promise<string>
   /** One helmfile release as Tazuna renders it (client-only install dry run): its manifest. */
   helm(release: HelmReleaseRender): Promise<string>
-  /** The renderers compiled into the module, e.g. `helm.sh/helm/v3` → `v3.21.4`. */
+  /** The renderers compiled into the module, e.g. `helm.sh/helm/v3` → `v3.21.4` (loads it). */
   versions(): Promise<RendererVersions>
+  /** The versions once a render has loaded the module; undefined while nothing rendered. */
+  loaded(): RendererVersions | undefined
 }
 
 /** Module path → version of what renders (and `go` → the Go version that built it). */

@@ -32,6 +32,7 @@ export function diffReportJson(report: DiffReport): string {
     config: report.config,
     environment: report.environment,
     sha: report.sha,
+    renderers: report.renderers ?? null,
     counts: sumCounts(manifests.map((m) => m.counts)),
     layers: report.plan?.layers ?? [],
     manifests,
@@ -48,6 +49,7 @@ export function applyReportJson(report: ApplyReport): string {
     config: report.config,
     environment: report.environment,
     sha: report.sha,
+    renderers: report.renderers ?? null,
     counts: sumCounts(report.layers.flat().map((m) => m.counts)),
     layers: report.layers,
     failure: report.failure ?? null

@@ -5,6 +5,7 @@
 import type { ConfigProblem } from '../errors.js'
 import type { DiffEntry } from '../state/diff.js'
 import type { ContentReport } from './content-diff.js'
+import type { RendererVersions } from '../render/ports.js'
 
 export type { DiffEntry, DiffType } from '../state/diff.js'
 export { diffTypes, sortEntries } from '../state/diff.js'
@@ -39,6 +40,8 @@ export interface ReportTarget {
   environment: string
   /** The commit the report is about (PR head or pushed commit). */
   sha: string
+  /** What rendered the objects (docs/renderers.md); absent when nothing was rendered. */
+  renderers?: RendererVersions
 }
 
 /** Everything the PR comment and the diff job summary show. */

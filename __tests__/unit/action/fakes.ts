@@ -91,7 +91,9 @@ export function fakeEngine(options: {
       )
       return Promise.resolve(options.apply?.(log) ?? { layers: [] })
     },
-    redact
+    redact,
+    // The render module is not loaded by these fakes (flows report no renderers then).
+    renderers: () => undefined
   }
 }
 
