@@ -51,3 +51,8 @@ export class ClusterError extends Error {
     super(message)
   }
 }
+
+/** No kubeconfig at all (none named, none at ~/.kube/config, not in a cluster). */
+export class NoKubeconfigError extends ClusterError {
+  override name = 'NoKubeconfigError'
+}

@@ -73,6 +73,7 @@ async function runMode(settings: Settings): Promise<void> {
       codeDir: import.meta.dirname,
       registerSecret: (value) => core.setSecret(value),
       log: { info: (message) => core.info(message), warn: (message) => core.warning(message) },
+      announceRenderers: true,
       onSessionOpened: (describe) => core.info(`Cluster: ${describe}`),
       ...(env.RUNNER_TEMP ? { tempDir: env.RUNNER_TEMP } : {}),
       confine

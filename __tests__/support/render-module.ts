@@ -25,7 +25,9 @@ let shared: RenderModule | undefined
 
 /** One module per test file (loading costs about a second), optionally confined. */
 export function testRenderModule(confine?: PathPolicy): RenderModule {
-  if (confine !== undefined) return createGoRenderModule({ locate: renderModuleFiles, confine })
+  if (confine !== undefined) {
+    return createGoRenderModule({ locate: renderModuleFiles, confine: () => [confine] })
+  }
   shared ??= createGoRenderModule({ locate: renderModuleFiles })
   return shared
 }

@@ -4,6 +4,7 @@
  * checkout), and a kube session opened on first use.
  */
 import type { PathPolicy } from '../config/confinement.js'
+import type { RenderModule } from '../render/ports.js'
 import type { EngineLog, EnginePorts } from '../engine/ports.js'
 import { GO_TEMPLATE_PROGRAM, locateGoWasm, RENDER_MODULE_PROGRAM } from './go-wasm-files.js'
 import { createGoRenderModule } from './go-render-module.js'
@@ -26,6 +27,11 @@ export interface ProcessPortsOptions {
   onSessionOpened?: (describe: string) => void
   /** Where private temporary files go (the runner's temp dir); the OS temp dir when absent. */
   tempDir?: string
+  /**
+   * Log the renderer versions when the render module loads (the action does; the command line
+   * prints only what Tazuna prints).
+   */
+  announceRenderers?: boolean
   /** Where reads may resolve (src/config/confinement.ts); absent: anywhere. */
   confine?: PathPolicy
 }
@@ -41,15 +47,7 @@ export function processEnginePorts(options: ProcessPortsOptions): EnginePorts {
     templates: createGoTemplateEngine(() =>
       locateGoWasm(GO_TEMPLATE_PROGRAM, env, options.codeDir)
     ),
-    renderer: createGoRenderModule({
-      locate: () => locateGoWasm(RENDER_MODULE_PROGRAM, env, options.codeDir),
-      onLoad: (versions, loadMs) =>
-        options.log.info(
-          `Rendering with ${describeRenderers(versions)} in-process ` +
-            `(render module loaded in ${(loadMs / 1000).toFixed(1)} s)`
-        ),
-      ...(options.confine ? { confine: options.confine } : {})
-    }),
+    renderer: sharedRenderModule(options),
     runner: createExecRunner(),
     files: createNodeFiles({
       ...(options.tempDir ? { tempDir: options.tempDir } : {}),
@@ -68,4 +66,34 @@ export function processEnginePorts(options: ProcessPortsOptions): EnginePorts {
     log: options.log,
     clock: systemClock
   }
+}
+
+// One render module per process (loading it costs about a second and 400 MB): engines of one
+// run (the action's head and base renders) share it, each adding the directories it may read.
+let shared: { module: RenderModule; policies: PathPolicy[]; unconfined: boolean } | undefined
+
+function sharedRenderModule(options: ProcessPortsOptions): RenderModule {
+  if (shared === undefined) {
+    const state = { policies: [] as PathPolicy[], unconfined: false }
+    const { env, codeDir } = options
+    shared = {
+      ...state,
+      module: createGoRenderModule({
+        locate: () => locateGoWasm(RENDER_MODULE_PROGRAM, env, codeDir),
+        confine: () => (shared!.unconfined ? undefined : shared!.policies),
+        ...(options.announceRenderers
+          ? {
+              onLoad: (versions, loadMs) =>
+                options.log.info(
+                  `Rendering with ${describeRenderers(versions)} in-process ` +
+                    `(render module loaded in ${(loadMs / 1000).toFixed(1)} s)`
+                )
+            }
+          : {})
+      })
+    }
+  }
+  if (options.confine === undefined) shared.unconfined = true
+  else shared.policies.push(options.confine)
+  return shared.module
 }

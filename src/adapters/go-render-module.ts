@@ -27,8 +27,11 @@ interface ModuleResponse {
 /** Where the module's files are, and which reads it may make. */
 export interface RenderModuleOptions {
   locate: () => GoWasmFiles | Promise<GoWasmFiles>
-  /** Absent: every path is readable (the renderers' own tests). */
-  confine?: PathPolicy
+  /**
+   * Where reads may resolve: the policies of every engine sharing the module (a read is allowed
+   * when one of them allows it); undefined: every path is readable (the renderers' own tests).
+   */
+  confine?: () => readonly PathPolicy[] | undefined
   /** Told once, when the module has loaded, what it renders with and how long loading took. */
   onLoad?: (versions: RendererVersions, loadMs: number) => void
 }
@@ -111,25 +114,36 @@ type Callback = (error: NodeJS.ErrnoException | null, ...results: unknown[]) => 
  * the disk fail with EROFS; a path that resolves outside the policy fails with EACCES (and the
  * reason is kept in `refusals` for the error message).
  */
-function readOnlyFs(policy: PathPolicy | undefined, refusals: string[]): GoFs {
+function readOnlyFs(
+  confine: (() => readonly PathPolicy[] | undefined) | undefined,
+  refusals: string[]
+): GoFs {
   const { O_WRONLY, O_RDWR, O_CREAT, O_TRUNC, O_APPEND } = fs.constants
   const writeFlags = O_WRONLY | O_RDWR | O_CREAT | O_TRUNC | O_APPEND
-  const allowed = policy === undefined ? undefined : resolvePolicy(policy)
+  const resolved = new Map<PathPolicy, Promise<PathPolicy>>()
+  const resolve = (policy: PathPolicy): Promise<PathPolicy> => {
+    let real = resolved.get(policy)
+    if (real === undefined) resolved.set(policy, (real = resolvePolicy(policy)))
+    return real
+  }
   const guard = async (
     file: string,
     metadataOnly = false
   ): Promise<NodeJS.ErrnoException | undefined> => {
-    if (allowed === undefined) return undefined
-    const policy = await allowed
+    const policies = confine?.()
+    if (policies === undefined) return undefined
     const real = await resolveReal(file)
-    // Resolving symlinks (krusty does, for every path) looks at each ancestor of the root.
-    if (metadataOnly && [policy.root, ...policy.allowed].some((dir) => isWithin(dir, real))) {
-      return undefined
+    let refused: Error | undefined
+    for (const policy of await Promise.all(policies.map(resolve))) {
+      // Resolving symlinks (krusty does, for every path) looks at each ancestor of the root.
+      const dirs = [policy.root, ...policy.allowed]
+      if (metadataOnly && dirs.some((dir) => isWithin(dir, real))) return undefined
+      refused = confinementError(file, real, policy)
+      if (refused === undefined) return undefined
     }
-    const refused = confinementError(file, real, policy)
-    if (refused === undefined) return undefined
-    refusals.push(`${file}: ${refused.message}`)
-    return Object.assign(new Error(refused.message), { code: 'EACCES' })
+    const message = refused?.message ?? `${file}: no repository to read from`
+    refusals.push(`${file}: ${message}`)
+    return Object.assign(new Error(message), { code: 'EACCES' })
   }
   const guarded =
     (fn: (file: string, ...rest: unknown[]) => void, metadataOnly = false) =>

@@ -114,7 +114,7 @@ export function createEngine(settings: EngineSettings, ports: EnginePorts): Engi
     loadExpanded: () => expandedRun(settings, ports),
     loadForBuild: () => runForBuild(settings, ports, ports.log),
     loadForApply: ({ sync }) => runForApply(settings, ports, ports.log, sync),
-    renderBuild: (run) => renderBuildText(run, settings, scoped),
+    renderBuild: (run) => renderBuildText(run, settings, scoped, openSession),
     async diff(run) {
       return computeManifestDiffs(run.manifests, {
         store: (await openSession()).store,

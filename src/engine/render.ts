@@ -5,6 +5,8 @@
  * (docs/compatibility.md#helm-capabilities).
  */
 import type { Manifest } from '../config/schema.js'
+import { NoKubeconfigError } from '../errors.js'
+import { DEFAULT_KUBE_VERSION } from '../render/helmfile/helm-release.js'
 import type { DesiredState } from '../apply/manifest-unit.js'
 import { selectedByTags } from '../plan/tags.js'
 import type { BuildContext, HelmCapabilities } from '../render/context.js'
@@ -41,36 +43,63 @@ export function manifestRenderer(
   openSession: () => Promise<ClusterSession>
 ): (m: Manifest) => Promise<DesiredState> {
   const base = renderContext(run, settings, ports)
-  let capabilities: Promise<HelmCapabilities> | undefined
+  const capabilitiesFor = capabilityPolicy(() =>
+    openSession().then((s) => s.discovery.capabilities())
+  )
+  return async (m) => buildManifest(m, { ...base, ...(await capabilitiesFor(m)) })
+}
+
+/**
+ * Helm capabilities for a manifest: discovered once per run, and only for a helmfile (or oras)
+ * manifest without its own `kubeVersion`; `discover` resolving undefined means Helm's defaults.
+ */
+function capabilityPolicy(
+  discover: () => Promise<HelmCapabilities | undefined>
+): (m: Manifest) => Promise<{ capabilities?: HelmCapabilities }> {
+  let capabilities: Promise<HelmCapabilities | undefined> | undefined
   return async (m) => {
-    const needsCapabilities =
-      (m.type === 'helmfile' || m.type === 'oras') && !m.helmfile?.kubeVersion
-    if (needsCapabilities) capabilities ??= openSession().then((s) => s.discovery.capabilities())
-    return buildManifest(m, {
-      ...base,
-      ...(needsCapabilities ? { capabilities: await capabilities } : {})
-    })
+    const needed = (m.type === 'helmfile' || m.type === 'oras') && !m.helmfile?.kubeVersion
+    if (!needed) return {}
+    const found = await (capabilities ??= discover())
+    return found === undefined ? {} : { capabilities: found }
   }
 }
 
 /**
  * `tazuna build`'s output: every selected manifest's raw render in declaration order, joined
- * with `\n---\n` and ending in a newline (docs/compatibility.md#build-output). Renders without
- * a cluster (docs/compatibility.md#build-without-a-cluster).
+ * with `\n---\n` and ending in a newline (docs/compatibility.md#build-output). Helm sees the
+ * server's capabilities, as in Tazuna's build; without any kubeconfig, Helm's defaults and a
+ * warning (docs/compatibility.md#build-without-a-cluster).
  */
 export async function renderBuildText(
   run: ConfigRun,
   settings: EngineSettings,
-  ports: EnginePorts
+  ports: EnginePorts,
+  openSession: () => Promise<ClusterSession>
 ): Promise<string> {
   const context = renderContext(run, settings, ports)
+  const capabilitiesFor = capabilityPolicy(async () => {
+    try {
+      return await (await openSession()).discovery.capabilities()
+    } catch (error) {
+      if (!(error instanceof NoKubeconfigError)) throw error
+      ports.log.warn(
+        `${error.message.split('. ')[0]}: Helm renders with its default capabilities ` +
+          `(Kubernetes ${DEFAULT_KUBE_VERSION}), where Tazuna's build would fail`
+      )
+      return undefined
+    }
+  })
   const outputs: string[] = []
   for (const manifest of run.manifests) {
     if (!selectedByTags(manifest.tags, settings.tags)) {
       ports.log.info(`skip manifest due to tags filter (manifest ${manifest.name})`)
       continue
     }
-    const text = await renderManifestText(manifest, context)
+    const text = await renderManifestText(manifest, {
+      ...context,
+      ...(await capabilitiesFor(manifest))
+    })
     if (text !== '') outputs.push(text)
   }
   return `${outputs.join('\n---\n')}\n`

@@ -1,12 +1,15 @@
 // `tazuna-action build` prints what `tazuna build` prints (docs/compatibility.md#build-output),
 // from the oracle's per-fixture outputs joined the way upstream joins them.
 import { describe, expect, it } from '@jest/globals'
-import { readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
+import { adminKubeconfig, adminSession } from '../../support/cluster.js'
 import { runCliInProcess, type CliResult } from '../../support/cli.js'
 import { fixturesDir, testTools } from './harness.js'
 
 const tazunaYaml = path.join(fixturesDir, 'build-cli', 'tazuna.yaml')
+const capsYaml = path.join(fixturesDir, 'build-cli', 'caps-discovered.yaml')
 const buildText = (fixture: string): string =>
   readFileSync(path.join(fixturesDir, fixture, 'expected-build.yaml'), 'utf8').replace(/\n$/, '')
 
@@ -54,5 +57,40 @@ describe('tazuna-action build', () => {
     expect(result.stderr).toBe(
       `error: manifest broken: path ${path.join(fixturesDir, 'build-cli', 'no-such-dir')} does not exist\n`
     )
+  })
+
+  it('renders Helm with the capabilities discovered from the cluster, as tazuna build', async () => {
+    const session = adminSession()
+    const expected = await session.discovery.capabilities().finally(() => session.close())
+    const result = await runCliInProcess(['build', '-f', capsYaml], {
+      ...process.env,
+      KUBECONFIG: adminKubeconfig()
+    })
+    expect(result.stderr).toBe('')
+    expect(result.code).toBe(0)
+    expect(result.stdout).toContain(`kubeVersion: ${JSON.stringify(expected.kubeVersion)}`)
+    expect(result.stdout).toContain('hasAppsV1: "true"')
+  })
+
+  it("renders Helm with Helm's defaults and a warning when there is no kubeconfig", async () => {
+    const home = mkdtempSync(path.join(os.tmpdir(), 'tazuna-home-'))
+    try {
+      const { KUBECONFIG: _k, KUBERNETES_SERVICE_HOST: _s, ...inherited } = process.env
+      const env = {
+        ...inherited,
+        HOME: home,
+        // The WebAssembly builds stay where they are (they are found under ~ otherwise).
+        TAZUNA_ACTION_CACHE:
+          process.env.TAZUNA_ACTION_CACHE ?? path.join(os.homedir(), '.cache', 'tazuna-action')
+      }
+      const result = await runCliInProcess(['build', '-f', capsYaml], env)
+      expect(result.code).toBe(0)
+      expect(result.stdout).toContain('kubeVersion: "v1.20.0"')
+      expect(result.stderr).toMatch(
+        /^level=WARN msg="no kubeconfig found: .*Helm renders with its default capabilities \(Kubernetes v1\.20\.0\), where Tazuna's build would fail"\n$/
+      )
+    } finally {
+      rmSync(home, { recursive: true, force: true })
+    }
   })
 })

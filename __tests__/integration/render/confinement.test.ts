@@ -2,7 +2,7 @@
  * Paths stay in the repository: tazuna.yaml fields and the files renderers discover that
  * resolve (symlinks followed) outside the repository root are refused by name, before anything
  * is read; `--allow-path` lets a team name a directory outside on purpose. Runs the command
- * line in-process with real kustomize and helm.
+ * line in-process with the render module (krusty and the Helm SDK).
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
@@ -118,6 +118,23 @@ describe('paths outside the repository', () => {
       `${path.join(repo, 'values-link.yaml')} is outside the repository ${repo} (it resolves to /etc/hostname)`
     )
     expect(result.stdout).toBe('')
+  })
+
+  it('refuses a kustomization inside whose resources reach a directory outside', async () => {
+    // krusty's load restrictor allows another kustomization root anywhere on the disk; the
+    // render module's file bridge is what keeps it in the repository.
+    write(path.join(repo, 'reaching', 'kustomization.yaml'), 'resources:\n  - ../../outside\n')
+    const file = config('reaching', [
+      '  manifests:',
+      '    - name: reaching',
+      '      type: kustomize',
+      '      path: ../reaching'
+    ])
+    const result = await runCliInProcess(['build', '-f', file], env())
+    expect(result.code).toBe(1)
+    expect(result.stdout).toBe('')
+    expect(result.stderr).toContain(`kustomize build ${path.join(repo, 'reaching')}: `)
+    expect(result.stderr).toContain(`${outside} is outside the repository ${repo}`)
   })
 
   it('reads a directory outside when --allow-path names it, and ../ inside the repository', async () => {
