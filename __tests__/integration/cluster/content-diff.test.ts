@@ -17,18 +17,26 @@ import { adminKubeconfig, adminSession } from '../../support/cluster.js'
 import { commitAll, commitNext } from '../../support/git-repo.js'
 import { writeConfig, writeFixtureRepo, type FixtureRepo } from '../../support/fixture-repo.js'
 import { goTemplateEngineFiles } from '../../unit/go/template/go-oracle.js'
+import { renderModuleFiles } from '../../support/render-module.js'
 import { balanceOf, wellFormed } from '../../unit/report/well-formed.js'
 
 let templateWasm: string
+let renderWasm: string
 beforeAll(() => {
   templateWasm = goTemplateEngineFiles().wasm
+  renderWasm = renderModuleFiles().wasm
 }, 300_000)
 
 const secretValue = 'planted-db-password-51c0'
 
 function ports(): EnginePorts {
   return processEnginePorts({
-    env: { ...process.env, KUBECONFIG: adminKubeconfig(), TAZUNA_GOTEMPLATE_WASM: templateWasm },
+    env: {
+      ...process.env,
+      KUBECONFIG: adminKubeconfig(),
+      TAZUNA_GOTEMPLATE_WASM: templateWasm,
+      TAZUNA_RENDER_WASM: renderWasm
+    },
     codeDir: '',
     log: { info: () => undefined, warn: () => undefined }
   })
