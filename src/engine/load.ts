@@ -81,6 +81,20 @@ export async function runForBuild(
 }
 
 /**
+ * `plan`'s validation: the unexpanded document only (Tazuna validates before expanding
+ * includes and checks nothing after), names unchecked (docs/compatibility.md#plan).
+ */
+export async function runForPlan(settings: EngineSettings, ports: LoadPorts): Promise<ConfigRun> {
+  const options = loadOptions(settings, ports)
+  const config = await loadConfig(options)
+  const preProblems = await validateConfig(config, options.files)
+  if (preProblems.length > 0) throw new ConfigError(preProblems)
+  const expanded = await expandIncludes(config, options)
+  if (expanded.problems.length > 0) throw new ConfigError(expanded.problems)
+  return { config, manifests: expanded.manifests }
+}
+
+/**
  * `apply`'s check: manifest names are strict with `--sync` or when any manifest uses
  * dependsOn, otherwise a bad name only warns (docs/compatibility.md#apply-flow).
  */
