@@ -19,6 +19,7 @@ import {
   type ProjectManifest
 } from '../../support/cli-project.js'
 import { adminSession, configMap, uniqueName } from '../../support/cluster.js'
+import { runCliInProcess } from '../../support/cli.js'
 
 let admin: KubeSession
 beforeAll(() => {
@@ -185,7 +186,7 @@ describe('plan', () => {
     expect(noColor.stdout).toBe(piped.stdout)
   })
 
-  it('refuses a cluster whose context does not match context_matches', async () => {
+  it('refuses a cluster whose context does not match context_matches, and an undeclared -e', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'cli-plan-guard-'))
     const ns = uniqueName('ns')
     const file = project('first')(dir, ns, { app: uniqueName('app'), infra: uniqueName('infra') })
@@ -198,6 +199,13 @@ describe('plan', () => {
     expect(refused.stdout).toBe('')
     expect(refused.stderr).toMatch(
       /^error: current context ".+" does not match any of context_matches patterns \["no-such-context"\]\n$/
+    )
+    const undeclared = await runCliInProcess(['plan', '-f', file, '-e', 'nope'], {
+      KUBECONFIG: process.env.TAZUNA_TEST_ADMIN_KUBECONFIG
+    })
+    expect(undeclared.code).toBe(1)
+    expect(undeclared.stderr).toContain(
+      'environment "nope" is not declared under spec.environments'
     )
   })
 })
