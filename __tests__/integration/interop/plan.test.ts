@@ -4,7 +4,7 @@
 // the documented divergence where they do not (a Deployment's server defaults: Tazuna lists it
 // as changed, we do not). The diff bodies differ by design (go-cmp text against our unified
 // diff; docs/compatibility.md#plan). Skipped, with the reason, when TAZUNA_BIN is not set.
-import { mkdtempSync } from 'node:fs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, expect, it } from '@jest/globals'
@@ -88,6 +88,51 @@ describeWithTazuna(`plan: the action's CLI and Tazuna's${tazunaSkipReason}`, () 
       ''
     ])
     expect(headerLines(edited.theirs.stdout)).toEqual(headerLines(edited.ours.stdout))
+  })
+
+  it('print byte-identical creates for a Namespace, a ClusterRole, a Secret, a Deployment, layers and an unnamed manifest', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'interop-plan-kinds-'))
+    const ns = uniqueName('ns')
+    const [app, infra] = [uniqueName('app'), uniqueName('infra')]
+    const file = writeProject(dir, [
+      {
+        name: infra,
+        objects: [
+          namespace(ns),
+          {
+            apiVersion: 'rbac.authorization.k8s.io/v1',
+            kind: 'ClusterRole',
+            metadata: { name: `${ns}-reader` },
+            rules: []
+          }
+        ]
+      },
+      {
+        name: app,
+        objects: [
+          deployment(ns, 'web', 1),
+          configMap(ns, 'z-last', { k: 'v' }),
+          configMap(ns, 'a-first', { k: 'v' }),
+          {
+            apiVersion: 'v1',
+            kind: 'Secret',
+            metadata: { name: 'db', namespace: ns },
+            stringData: { password: 'interop-plan-pw' }
+          }
+        ]
+      },
+      { name: 'unnamed', objects: [configMap(ns, 'never', { k: 'v' })] }
+    ])
+    writeFileSync(
+      file,
+      readFileSync(file, 'utf8')
+        .replace(`    - name: ${app}\n`, `    - name: ${app}\n      dependsOn: [${infra}]\n`)
+        .replace('    - name: unnamed\n', '    - name: ""\n')
+    )
+    const { ours, theirs } = await plans(file)
+    expect(ours.stdout).toBe(theirs.stdout)
+    expect(ours.stdout).toContain(`  + ClusterRole/${ns}-reader (to be created)\n`)
+    expect(ours.stdout).not.toContain('never')
   })
 
   it("diverge on an applied, unchanged Deployment: Tazuna's client-side diff lists its server defaults, ours does not", async () => {
