@@ -15,7 +15,9 @@ export const planCommand: CliCommand = {
     'Show what an apply would create or change, per object, against the live cluster (read-only)',
   async run({ io, engine }) {
     const run = await engine.loadForPlan()
-    io.stdout(renderPlanText(await engine.plan(run), paletteFor(io)))
+    // Secret objects are fingerprinted already; any other value a render registered as secret
+    // is replaced too, as in the action's content diffs.
+    io.stdout(engine.redact(renderPlanText(await engine.plan(run), paletteFor(io))))
     return 0
   }
 }

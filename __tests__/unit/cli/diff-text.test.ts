@@ -5,6 +5,7 @@
 // `No changes detected.`), written out by hand.
 import { describe, expect, it } from '@jest/globals'
 import { parseCommandLine } from '../../../src/cli.js'
+import { runCliInProcess } from '../../support/cli.js'
 import { paletteFor, renderContentText, renderPlanText } from '../../../src/cli/diff-text.js'
 import type { ContentReport } from '../../../src/report/content-diff.js'
 
@@ -113,6 +114,22 @@ describe('--content parsing', () => {
     const spaced = parseCommandLine(['state', 'diff', '--content', 'live', '--base', 'main'])
     expect(spaced.options).toEqual({ content: 'base', base: 'main' })
     expect(spaced.args).toEqual(['live'])
+  })
+
+  it('refuses --base without --content, before reading anything', async () => {
+    const result = await runCliInProcess([
+      'state',
+      'diff',
+      '--base',
+      'main',
+      '-f',
+      '/nonexistent/tazuna.yaml'
+    ])
+    expect(result).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'error: --base needs --content (or --content=base)\n'
+    })
   })
 
   it('does not know --content on other commands', () => {
