@@ -8,6 +8,8 @@
  *   sync-empty   `apply --sync` of a fresh repository (new namespace and State)
  *   diff         `state diff` right after it (no changes)
  *   sync-noop    `apply --sync` again (no changes)
+ *   diff-content `state diff --content` (action only) after every object changed, the applied
+ *                repository committed as the base: base render in a git worktree + head render
  *   sync-10pct   `apply --sync` after 10% of the objects changed
  * plus the bundle's cold start (`node index.js` in check mode) and the size of dist/.
  *
@@ -47,7 +49,7 @@ const tazunaBin = process.env.TAZUNA_BIN || undefined
 const shape = args.shape === 'raw' ? 'raw' : 'kustomize'
 
 type Tool = 'action' | 'tazuna'
-const scenarios = ['sync-empty', 'diff', 'sync-noop', 'sync-10pct'] as const
+const scenarios = ['sync-empty', 'diff', 'sync-noop', 'diff-content', 'sync-10pct'] as const
 type Scenario = (typeof scenarios)[number]
 
 /** Layout of a repository of `objects` objects. */
@@ -80,6 +82,16 @@ async function run(tool: Tool, scenario: Scenario, size: number, argv: string[],
   if (scenario === 'diff' && m.stdout !== 'No changes detected.\n') {
     throw new Error(`${tool} state diff after a sync printed changes:\n${m.stdout.slice(0, 2000)}`)
   }
+  if (scenario === 'diff-content') {
+    // Every object changed, so every one has its diff (the generated ConfigMaps did not change).
+    const shown = m.stdout.split('\n').filter((l) => l.startsWith('--- base/')).length
+    const expected = expectedObjects(size)
+    if (shown !== expected) {
+      throw new Error(`state diff --content showed ${shown} object diffs, not ${expected}`)
+    }
+    const bytes = Buffer.byteLength(m.stdout)
+    process.stderr.write(`  (${shown} object diffs, ${bytes} bytes of output)\n`)
+  }
   record(`${tool} ${scenario} ${size}`, m)
   const rss = m.maxRssMiB === undefined ? '' : `, ${m.maxRssMiB.toFixed(0)} MiB`
   process.stderr.write(
@@ -97,6 +109,12 @@ async function repetition(tool: Tool, size: number, rep: number): Promise<void> 
   await run(tool, 'sync-empty', size, ['apply', '--sync'], file)
   await run(tool, 'diff', size, ['state', 'diff'], file)
   await run(tool, 'sync-noop', size, ['apply', '--sync'], file)
+  if (tool === 'action') {
+    // The applied repository is the base commit; the working tree changes every object.
+    commitBase(dir)
+    writeBenchRepo(dir, benchRepoFiles({ ...options, modifyEvery: 1 }))
+    await run(tool, 'diff-content', size, ['state', 'diff', '--content'], file)
+  }
   writeBenchRepo(dir, benchRepoFiles({ ...options, modifyEvery: 10 }))
   await run(tool, 'sync-10pct', size, ['apply', '--sync'], file)
   // The next repetition should not list this one's State (see state-cleanup.ts).
@@ -105,6 +123,33 @@ async function repetition(tool: Tool, size: number, rep: number): Promise<void> 
       "  (State ConfigMaps left in place: KUBECONFIG is not the test cluster's)\n"
     )
   }
+}
+
+/** Objects of a repository of `size` (the layout rounds up per manifest). */
+function expectedObjects(size: number): number {
+  const l = layoutOf(size)
+  return l.manifests * l.objectsPerManifest
+}
+
+/** `git init` and commit everything in `dir`, with no identity or signing from the user's config. */
+function commitBase(dir: string): void {
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([key]) => !key.startsWith('GIT_'))
+  )
+  const git = (...argv: string[]) => execFileSync('git', argv, { cwd: dir, env, stdio: 'pipe' })
+  git('init', '-q', '-b', 'main')
+  git('add', '-A')
+  git(
+    '-c',
+    'user.name=bench',
+    '-c',
+    'user.email=bench@example.invalid',
+    'commit',
+    '-q',
+    '--no-gpg-sign',
+    '-m',
+    'base'
+  )
 }
 
 async function coldStart(reps: number): Promise<void> {
@@ -222,6 +267,7 @@ function report(sizes: number[], reps: Record<number, number>): string {
     'sync-empty': '≤ 0.7×',
     diff: '≤ 0.5×',
     'sync-noop': '≤ 0.5×',
+    'diff-content': '– (no such command)',
     'sync-10pct': '≤ 0.7×'
   }
   for (const size of sizes) {

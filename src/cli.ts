@@ -15,12 +15,17 @@ import packageJson from '../package.json' with { type: 'json' }
 import { processEnginePorts } from './adapters/engine-ports.js'
 import { repositoryRootOf } from './adapters/repository-root.js'
 import { gitAncestry, gitCommitOf } from './adapters/git.js'
+import { createExecRunner } from './adapters/command-runner.js'
+import { createNodeFiles } from './adapters/node-files.js'
+import { renderAtCommit, resolveBaseCommit } from './action/base-render.js'
 import { applyCommand } from './cli/apply-command.js'
+import { planCommand } from './cli/plan-command.js'
 import { buildCommand } from './cli/build-command.js'
 import { checkCommand } from './cli/check-command.js'
 import {
   stderrLog,
   type CliCommand,
+  type BaseCommit,
   type CliIo,
   type CommandContext,
   type GlobalFlags
@@ -51,6 +56,7 @@ export const commands: readonly CliCommand[] = [
   stateListCommand,
   stateDriftCommand,
   statusCommand,
+  planCommand,
   applyCommand,
   destroyCommand
 ]
@@ -59,7 +65,8 @@ const nodeIo: CliIo = {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
   env: process.env,
-  readLine: readStdinLine
+  readLine: readStdinLine,
+  isTTY: process.stdout.isTTY === true
 }
 
 /** Reads stdin up to the first line break (Tazuna's bufio ReadString('\n')). */
@@ -104,7 +111,8 @@ export async function runCli(argv: readonly string[], io: CliIo = nodeIo): Promi
         engine,
         gitCommitOf: (dir) => gitCommitOf(dir),
         lockHolder: `tazuna-action cli (pid ${process.pid}) on ${os.hostname()}`,
-        ancestryIn: (dir) => gitAncestry(dir)
+        ancestryIn: (dir) => gitAncestry(dir),
+        baseCommit: (ref) => baseCommitOf(parsed.flags, io, ref)
       })
     } finally {
       engine.close()
@@ -141,6 +149,7 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
   if (command === undefined && loose.positionals.length > 0) {
     throw new Error(`unknown command ${JSON.stringify(loose.positionals.join(' '))}`)
   }
+  argv = withBareValues(argv, command?.bareValues ?? {})
   const strict = parseStrict(argv, { ...globalOptions, ...command?.options })
   const {
     'file-path': filePath,
@@ -164,6 +173,15 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
     args: strict.positionals.slice(words),
     help
   }
+}
+
+/** `--content` alone is `--content=base` (the command's bareValues), as pflag's NoOptDefVal. */
+function withBareValues(argv: readonly string[], bare: Record<string, string>): string[] {
+  const end = argv.indexOf('--')
+  return argv.map((arg, i) => {
+    const name = arg.startsWith('--') ? arg.slice(2) : ''
+    return (end < 0 || i < end) && Object.hasOwn(bare, name) ? `${arg}=${bare[name]}` : arg
+  })
 }
 
 /** pflag reads `-t=a` as `-t a`; node:util parseArgs would take `=a` as the value. */
@@ -238,6 +256,35 @@ export function createCliEngine(
     }),
     ...ports
   })
+}
+
+/**
+ * The base of a local content diff: resolved in the repository holding tazuna.yaml, rendered
+ * from a temporary worktree by an engine of its own over the same flags.
+ */
+async function baseCommitOf(
+  flags: GlobalFlags,
+  io: CliIo,
+  ref: string | undefined
+): Promise<BaseCommit> {
+  const runner = createExecRunner()
+  const config = path.resolve(flags.filePath)
+  const workspace = path.dirname(config)
+  const base = await resolveBaseCommit(ref, workspace, runner)
+  const files = createNodeFiles()
+  return {
+    ...base,
+    render: () =>
+      renderAtCommit(
+        base.sha,
+        { workspace, config },
+        {
+          runner,
+          makeTempDir: (prefix) => files.makeTempDir(prefix),
+          engineFor: (file) => createCliEngine({ ...flags, filePath: file }, io)
+        }
+      )
+  }
 }
 
 /**

@@ -17,6 +17,8 @@ export interface RunOptions {
   tags?: string[]
   /** Lines answered to a prompt; none means stdin ends at once (EOF). */
   stdin?: string
+  /** stdout is a terminal (colour unless NO_COLOR). */
+  tty?: boolean
 }
 
 /**
@@ -38,7 +40,8 @@ export async function runCommand(
       KUSTOMIZE_BIN: process.env.KUSTOMIZE_BIN,
       ...(run.env ?? { KUBECONFIG: process.env.TAZUNA_TEST_ADMIN_KUBECONFIG })
     },
-    run.stdin
+    run.stdin,
+    run.tty
   )
 }
 

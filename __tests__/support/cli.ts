@@ -14,12 +14,14 @@ export interface CliResult {
 
 /**
  * Runs `tazuna-action <argv>` in-process; `env` is all the environment it sees. `stdin` answers
- * a prompt (a line ending in a newline); without it, stdin ends at once (EOF).
+ * a prompt (a line ending in a newline); without it, stdin ends at once (EOF). `tty` says
+ * stdout is a terminal (colour).
  */
 export async function runCliInProcess(
   argv: readonly string[],
   env: CliIo['env'] = {},
-  stdin?: string
+  stdin?: string,
+  tty = false
 ): Promise<CliResult> {
   let stdout = ''
   let stderr = ''
@@ -27,6 +29,7 @@ export async function runCliInProcess(
     stdout: (t) => void (stdout += t),
     stderr: (t) => void (stderr += t),
     env,
+    isTTY: tty,
     readLine: () =>
       stdin?.includes('\n') ? Promise.resolve(stdin) : Promise.reject(new Error('EOF'))
   })

@@ -101,3 +101,60 @@ function gitIn(runner: CommandRunner): Git {
     return result.stdout
   }
 }
+
+/** The commit a local content diff compares with, and how it was chosen (for the heading). */
+export interface ResolvedBase {
+  sha: string
+  /** `--base main`, or how the default was found (`merge-base of HEAD and origin/HEAD`). */
+  describe: string
+}
+
+/**
+ * The base of `state diff --content=base` in the repository holding `dir`
+ * (docs/compatibility.md#content-diff-command-line): `ref` as git resolves it to a commit;
+ * without one, the merge-base of HEAD and `origin/HEAD` (the remote's default branch, what a
+ * pull request would compare with), else HEAD. Throws an Error naming the ref when git does
+ * not know it, and one naming the directory when there is no repository or no commit.
+ */
+export async function resolveBaseCommit(
+  ref: string | undefined,
+  dir: string,
+  runner: CommandRunner
+): Promise<ResolvedBase> {
+  const git = async (args: readonly string[]) => {
+    const result = await runner.run('git', args, { cwd: dir, env: { GIT_TERMINAL_PROMPT: '0' } })
+    return { ok: result.exitCode === 0, out: result.stdout.trim(), err: result.stderr.trim() }
+  }
+  const top = await git(['rev-parse', '--show-toplevel'])
+  if (!top.ok) {
+    throw new Error(
+      `--content=base needs a git repository: ${dir} is not in one (${top.err.split('\n')[0] ?? ''})`
+    )
+  }
+  if (ref !== undefined) {
+    // `--end-of-options`: a ref that starts with "-" is a ref, never a git option.
+    const found = await git([
+      'rev-parse',
+      '--verify',
+      '--quiet',
+      '--end-of-options',
+      `${ref}^{commit}`
+    ])
+    if (!found.ok) {
+      throw new Error(
+        `--base ${JSON.stringify(ref)}: no such commit in the repository at ${top.out}`
+      )
+    }
+    return { sha: found.out, describe: `--base ${ref}` }
+  }
+  const upstream = await git(['rev-parse', '--verify', '--quiet', 'refs/remotes/origin/HEAD'])
+  if (upstream.ok) {
+    const base = await git(['merge-base', 'HEAD', 'refs/remotes/origin/HEAD'])
+    if (base.ok) return { sha: base.out, describe: 'merge-base of HEAD and origin/HEAD' }
+  }
+  const head = await git(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'])
+  if (!head.ok) {
+    throw new Error(`--content=base needs a commit to compare with: ${top.out} has no HEAD commit`)
+  }
+  return { sha: head.out, describe: 'HEAD' }
+}

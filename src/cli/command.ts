@@ -4,6 +4,7 @@
  */
 import type { ParseArgsOptionsConfig } from 'node:util'
 import type { CommitAncestry } from '../apply/commit-guard.js'
+import type { BeforeRender, ResolvedBase } from '../action/base-render.js'
 import type { Engine } from '../engine/engine.js'
 
 /** Tazuna's global flags, parsed. */
@@ -24,6 +25,14 @@ export interface CliIo {
   env: Readonly<Record<string, string | undefined>>
   /** One line of stdin, line break included; rejects with `EOF` when input ends first. */
   readLine?(): Promise<string>
+  /** Whether stdout is a terminal (colour is used only then, and never with NO_COLOR). */
+  isTTY?: boolean
+}
+
+/** A git commit of tazuna.yaml's repository to render, for `state diff --content=base`. */
+export interface BaseCommit extends ResolvedBase {
+  /** Renders every manifest of tazuna.yaml as it is at the commit (a temporary worktree). */
+  render(): Promise<BeforeRender>
 }
 
 /** What a command gets: the flags, its own options, output streams, the engine and git. */
@@ -42,6 +51,11 @@ export interface CommandContext {
   lockHolder: string
   /** Ancestry of commits in the git history of `dir` (the stale-commit guard). */
   ancestryIn: (dir: string) => CommitAncestry
+  /**
+   * The commit `--base <ref>` names (or the default base, see resolveBaseCommit); throws an
+   * Error naming the ref when git does not know it.
+   */
+  baseCommit: (ref: string | undefined) => Promise<BaseCommit>
 }
 
 /** One command of the table. */
@@ -50,6 +64,11 @@ export interface CliCommand {
   name: string
   summary: string
   options?: ParseArgsOptionsConfig
+  /**
+   * Flags whose value is optional, with the value a bare `--flag` means (pflag's NoOptDefVal):
+   * `--content` is `--content=base`.
+   */
+  bareValues?: Record<string, string>
   /** Returns the exit code; user errors are thrown as Error (printed as `error: <message>`). */
   run(context: CommandContext): Promise<number>
 }

@@ -17,10 +17,14 @@ import {
   expandedRun,
   runForApply,
   runForBuild,
+  runForPlan,
   type CheckOutcome,
   type ConfigRun
 } from './load.js'
 import { manifestRenderer, renderBuildText } from './render.js'
+import { planManifests, type ManifestPlan } from './plan.js'
+import { contextGuardError, resolveContextGuard } from '../apply/context-guard.js'
+import { ClusterError } from '../errors.js'
 import type { ClusterSession, EnginePorts, EngineSettings } from './ports.js'
 import { computeManifestDiffs } from '../apply/manifest-diffs.js'
 import type { DesiredState } from '../apply/manifest-unit.js'
@@ -34,6 +38,7 @@ export type { CheckOutcome, ConfigRun } from './load.js'
 export type { ApplyRequest, ApplySwitches, LockRequest } from './requests.js'
 import type { ApplyRequest, ApplySwitches } from './requests.js'
 export type { DestroyOutcome, DestroyRequest } from './destroy.js'
+export type { ManifestPlan, PlanChange } from './plan.js'
 
 /** A manifest's recorded State, as `state list` shows it. */
 export interface ListedState {
@@ -49,6 +54,8 @@ export interface Engine {
   loadExpanded(): Promise<ConfigRun>
   /** Load and validate as `build` does (names only warn); throws ConfigError. */
   loadForBuild(): Promise<ConfigRun>
+  /** Validate as `plan` does: the document before includes are expanded; throws ConfigError. */
+  loadForPlan(): Promise<ConfigRun>
   /** Check as `apply` does (names strict with `sync` or any dependsOn); throws ConfigError. */
   loadForApply(switches: Pick<ApplySwitches, 'sync'>): Promise<ConfigRun>
   /** `tazuna build`'s text: every selected manifest's raw render, in declaration order. */
@@ -65,6 +72,11 @@ export interface Engine {
    * dry-run apply of the head object (`dryRun=All`; needs `patch` RBAC, writes nothing).
    */
   liveObjects(run: ConfigRun, diffs: readonly ManifestDiff[]): Promise<LiveObjects>
+  /**
+   * `plan`: after the kube-context guard, every rendered object of every named non-genesissecret
+   * manifest against the cluster (GET and dry-run apply only; throws ClusterError on refusal).
+   */
+  plan(run: ConfigRun): Promise<ManifestPlan[]>
   /** Every named manifest's recorded State (read-only); manifests without State are left out. */
   listState(run: ConfigRun): Promise<ListedState[]>
   /** Layered apply with State sync, after the kube-context guard. */
@@ -113,6 +125,7 @@ export function createEngine(settings: EngineSettings, ports: EnginePorts): Engi
     check: () => checkedRun(settings, ports),
     loadExpanded: () => expandedRun(settings, ports),
     loadForBuild: () => runForBuild(settings, ports, ports.log),
+    loadForPlan: () => runForPlan(settings, ports),
     loadForApply: ({ sync }) => runForApply(settings, ports, ports.log, sync),
     renderBuild: (run) => renderBuildText(run, settings, scoped, openSession),
     async diff(run) {
@@ -126,6 +139,18 @@ export function createEngine(settings: EngineSettings, ports: EnginePorts): Engi
     async liveObjects(run, diffs) {
       const head = await renderObjectsOf(run.manifests, sharedRenderer(run))
       return liveObjectsOf(diffs, head, (await openSession()).cluster)
+    },
+    async plan(run) {
+      const session = await openSession()
+      const guard = resolveContextGuard(run.config.config.spec, settings.environment)
+      const refused =
+        guard.patterns.length > 0 ? contextGuardError(guard, session.context) : undefined
+      if (refused !== undefined) throw new ClusterError(refused)
+      return planManifests(run.manifests, {
+        build: renderer(run),
+        cluster: session.cluster,
+        log: ports.log
+      })
     },
     async listState(run) {
       const names = namedManifests(run.manifests, ports.log)

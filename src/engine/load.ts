@@ -3,7 +3,7 @@
  * validation its command does upstream (docs/compatibility.md#check), or reports why not.
  * None of them contacts a cluster.
  */
-import { checkConfig, checkFailedHeadline } from '../config/check.js'
+import { checkConfig, checkFailedHeadline, environmentProblems } from '../config/check.js'
 import { expandIncludes } from '../config/includes.js'
 import { loadConfig, type LoadConfigOptions, type LoadedConfig } from '../config/load.js'
 import { validateManifestNames } from '../config/names.js'
@@ -77,6 +77,23 @@ export async function runForBuild(
   }
   if (postProblems.length > 0) throw new ConfigError(postProblems)
   if (validateManifestNames(expanded.manifests).length > 0) log.warn(NAME_WARNING)
+  return { config, manifests: expanded.manifests }
+}
+
+/**
+ * `plan`'s validation: `-e` names a declared environment, then the unexpanded document only
+ * (Tazuna validates before expanding includes and checks nothing after), names unchecked
+ * (docs/compatibility.md#plan).
+ */
+export async function runForPlan(settings: EngineSettings, ports: LoadPorts): Promise<ConfigRun> {
+  const options = loadOptions(settings, ports)
+  const config = await loadConfig(options)
+  const environment = environmentProblems(config, settings.environment)
+  if (environment.length > 0) throw new ConfigError(environment)
+  const preProblems = await validateConfig(config, options.files)
+  if (preProblems.length > 0) throw new ConfigError(preProblems)
+  const expanded = await expandIncludes(config, options)
+  if (expanded.problems.length > 0) throw new ConfigError(expanded.problems)
   return { config, manifests: expanded.manifests }
 }
 

@@ -1,0 +1,112 @@
+/**
+ * The plan step of the engine (docs/compatibility.md#plan): every object each manifest renders,
+ * compared with the cluster. Tazuna's `plan` GETs each object and diffs it client-side, so
+ * server defaults show as changes; we diff the live object with the server's dry-run apply of
+ * the rendered one (what `kubectl diff` and the action's live content diff do), so only what
+ * an apply would change shows. Read-only: GET and `dryRun=All` requests only.
+ */
+import { mapConcurrently } from '../apply/layered-apply.js'
+import type { DesiredState } from '../apply/manifest-unit.js'
+import type { Cluster, ObjectRef } from '../apply/ports.js'
+import { messageOf } from '../apply/sync-manifest.js'
+import type { Manifest } from '../config/schema.js'
+import { isJsonObject, type JsonObject } from '../go/yaml.js'
+import { diffLines } from '../report/content-diff.js'
+import { compareBytes } from '../state/byte-order.js'
+import type { EngineLog } from './ports.js'
+
+/** One object that an apply would change: created, or updated with its diff lines. */
+export interface PlanChange {
+  kind: 'create' | 'update'
+  /** `Kind/namespace/name`, or `Kind/name` for a cluster-scoped object (Tazuna's key). */
+  resource: string
+  /** Unified-diff hunks live → dry-run result (`@@`, ` `, `-`, `+` lines); `[]` for create. */
+  lines: string[]
+}
+
+/** One manifest's changes, creates first, then by resource in byte order. */
+export interface ManifestPlan {
+  manifest: string
+  changes: PlanChange[]
+}
+
+/** GETs and dry runs in flight at once (Tazuna's liveGetConcurrency). */
+const LIVE_CONCURRENCY = 8
+
+/**
+ * Plans every named, non-genesissecret manifest in declaration order (GenesisSecret objects are
+ * applied on every run, so they have no plan). Manifests without a change are left out. A GET
+ * that fails (other than NotFound) fails the plan naming the manifest and the object; a dry run
+ * the server refuses (the namespace is created by the same apply, an immutable field) shows the
+ * rendered object instead.
+ */
+export async function planManifests(
+  manifests: readonly Manifest[],
+  deps: {
+    build: (m: Manifest) => Promise<DesiredState>
+    cluster: Pick<Cluster, 'get' | 'dryRunApply'>
+    log: EngineLog
+  }
+): Promise<ManifestPlan[]> {
+  const plans: ManifestPlan[] = []
+  for (const m of manifests) {
+    if (m.name === '') {
+      deps.log.warn(`manifest has no name, skipping plan (type ${m.type})`)
+      continue
+    }
+    if (m.type === 'genesissecret') continue
+    const desired = await deps.build(m)
+    const changes = await mapConcurrently([...desired.objects], LIVE_CONCURRENCY, (object) =>
+      changeOf(object, deps.cluster).catch((error: unknown) => {
+        throw new Error(`failed to compute plan changes for "${m.name}": ${messageOf(error)}`, {
+          cause: error
+        })
+      })
+    )
+    const found = changes.filter((c): c is PlanChange => c !== undefined).sort(planOrder)
+    if (found.length > 0) plans.push({ manifest: m.name, changes: found })
+  }
+  return plans
+}
+
+async function changeOf(
+  object: JsonObject,
+  cluster: Pick<Cluster, 'get' | 'dryRunApply'>
+): Promise<PlanChange | undefined> {
+  const ref = refOf(object)
+  const resource = planResource(ref)
+  const live = await cluster.get(ref).catch((error: unknown) => {
+    throw new Error(`failed to get live resource for ${resource}: ${messageOf(error)}`, {
+      cause: error
+    })
+  })
+  if (live === undefined) return { kind: 'create', resource, lines: [] }
+  const proposed =
+    cluster.dryRunApply === undefined
+      ? object
+      : await cluster.dryRunApply(object).catch(() => object)
+  const lines = diffLines(live, proposed)
+  return lines.length === 0 ? undefined : { kind: 'update', resource, lines }
+}
+
+function planOrder(a: PlanChange, b: PlanChange): number {
+  if (a.kind !== b.kind) return a.kind === 'create' ? -1 : 1
+  return compareBytes(a.resource, b.resource)
+}
+
+/** Tazuna's display key: `Kind/namespace/name`, or `Kind/name` without a namespace. */
+export function planResource(ref: ObjectRef): string {
+  return ref.namespace ? `${ref.kind}/${ref.namespace}/${ref.name}` : `${ref.kind}/${ref.name}`
+}
+
+function refOf(object: JsonObject): ObjectRef {
+  const metadata = isJsonObject(object.metadata) ? object.metadata : {}
+  const text = (v: unknown): string => (typeof v === 'string' ? v : '')
+  const namespace = text(metadata.namespace)
+  return {
+    apiVersion: text(object.apiVersion),
+    kind: text(object.kind),
+    ...(namespace === '' ? {} : { namespace }),
+    name: text(metadata.name)
+  }
+}
