@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Called by scripts/bundle.sh with the dist directory as $1: puts our two WebAssembly programs
 # (src/go/build-wasm.sh) next to the bundle, where src/adapters/go-wasm-files.ts looks first:
-# the Go template engine (src/go/template/engine) and the render module (src/go/render/module).
+# the Go template engine (src/go/template/engine) and the two render programs
+# (src/go/render/module: krusty, and the Helm SDK).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dist="${1:?usage: bundle-extra.sh DIST_DIR}"
-for program in gotemplate:src/go/template/engine render:src/go/render/module; do
-  name="${program%%:*}"
-  built="$(bash "${program#*:}/build.sh")"
-  cp "$built/$name.wasm.br" "$built/$name-wasm_exec.js" "$built/$name-licenses.txt" "$dist"/
-done
+copy() {
+  cp "$2/$1.wasm.br" "$2/$1-wasm_exec.js" "$2/$1-licenses.txt" "$dist"/
+}
+copy gotemplate "$(bash src/go/template/engine/build.sh)"
+copy render-kustomize "$(bash src/go/render/module/build.sh kustomize)"
+copy render-helm "$(bash src/go/render/module/build.sh helm)"

@@ -1,24 +1,33 @@
 /**
- * The render module (src/go/render/module, docs/renderers.md) for tests: its WebAssembly build
- * from the cache (scripts/test.sh builds it before jest starts; a first build takes minutes).
+ * The render module (src/go/render/module, docs/renderers.md) for tests: its two WebAssembly
+ * programs from the cache (scripts/test.sh builds them before jest starts; a first build takes
+ * minutes, longer than one test may wait).
  */
 import { execFileSync } from 'node:child_process'
 import { join } from 'node:path'
-import { createGoRenderModule } from '../../src/adapters/go-render-module.js'
-import { goWasmFilesIn, RENDER_MODULE_PROGRAM } from '../../src/adapters/go-wasm-files.js'
+import { createGoRenderModule, type RenderProgram } from '../../src/adapters/go-render-module.js'
+import { goWasmFilesIn, RENDER_PROGRAMS } from '../../src/adapters/go-wasm-files.js'
 import type { GoWasmFiles } from '../../src/adapters/go-wasm.js'
 import type { PathPolicy } from '../../src/config/confinement.js'
 import type { RenderModule } from '../../src/render/ports.js'
 
 const repo = join(import.meta.dirname, '..', '..')
 
-/** The module's files, built into the cache when missing. */
-export function renderModuleFiles(): GoWasmFiles {
-  const dir = execFileSync('bash', [join(repo, 'src/go/render/module/build.sh')], {
+/** A program's files, built into the cache when missing. */
+export function renderModuleFiles(program: RenderProgram): GoWasmFiles {
+  const dir = execFileSync('bash', [join(repo, 'src/go/render/module/build.sh'), program], {
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'inherit']
   }).trim()
-  return goWasmFilesIn(dir, RENDER_MODULE_PROGRAM)
+  return goWasmFilesIn(dir, RENDER_PROGRAMS[program])
+}
+
+/** The environment that points an engine built from source at the cached programs. */
+export function renderModuleEnv(): Record<string, string> {
+  return {
+    TAZUNA_RENDER_KUSTOMIZE_WASM: renderModuleFiles('kustomize').wasm,
+    TAZUNA_RENDER_HELM_WASM: renderModuleFiles('helm').wasm
+  }
 }
 
 let shared: RenderModule | undefined

@@ -6,7 +6,7 @@
 import type { PathPolicy } from '../config/confinement.js'
 import type { RenderModule } from '../render/ports.js'
 import type { EngineLog, EnginePorts } from '../engine/ports.js'
-import { GO_TEMPLATE_PROGRAM, locateGoWasm, RENDER_MODULE_PROGRAM } from './go-wasm-files.js'
+import { GO_TEMPLATE_PROGRAM, locateGoWasm, RENDER_PROGRAMS } from './go-wasm-files.js'
 import { createGoRenderModule } from './go-render-module.js'
 import { createGoTemplateEngine } from './go-template-engine.js'
 import { describeRenderers } from '../report/renderers.js'
@@ -79,7 +79,7 @@ function sharedRenderModule(options: ProcessPortsOptions): RenderModule {
     shared = {
       ...state,
       module: createGoRenderModule({
-        locate: () => locateGoWasm(RENDER_MODULE_PROGRAM, env, codeDir),
+        locate: (program) => locateGoWasm(RENDER_PROGRAMS[program], env, codeDir),
         confine: () => (shared!.unconfined ? undefined : shared!.policies),
         ...(options.announceRenderers
           ? {

@@ -24,42 +24,48 @@ interface ModuleResponse {
   versions?: Record<string, string>
 }
 
-/** Where the module's files are, and which reads it may make. */
+/** The two render programs (src/go/render/module/cmd): krusty, and the Helm SDK. */
+export type RenderProgram = 'kustomize' | 'helm'
+
+/** Where the programs' files are, and which reads they may make. */
 export interface RenderModuleOptions {
-  locate: () => GoWasmFiles | Promise<GoWasmFiles>
+  locate: (program: RenderProgram) => GoWasmFiles | Promise<GoWasmFiles>
   /**
    * Where reads may resolve: the policies of every engine sharing the module (a read is allowed
    * when one of them allows it); undefined: every path is readable (the renderers' own tests).
    */
   confine?: () => readonly PathPolicy[] | undefined
-  /** Told once, when the module has loaded, what it renders with and how long loading took. */
+  /** Told once per program, when it has loaded, what it renders with and how long that took. */
   onLoad?: (versions: RendererVersions, loadMs: number) => void
 }
 
 /**
- * A RenderModule that loads the WebAssembly build on first use (a failure to load is reported
- * by that call and retried by the next). Renders may overlap: each runs on its own goroutine.
+ * A RenderModule over the two WebAssembly programs, each loaded on its first render (a failure
+ * to load is reported by that call and retried by the next): a repository of kustomize
+ * manifests never loads Helm. Renders may overlap: each runs on its own goroutine.
  */
 export function createGoRenderModule(options: RenderModuleOptions): RenderModule {
   const refusals: string[] = []
-  let loading: Promise<RenderCall> | undefined
-  let loaded: RendererVersions | undefined
-  const load = async (): Promise<RenderCall> => {
+  const loading = new Map<RenderProgram, Promise<RenderCall>>()
+  const loaded = new Map<RenderProgram, RendererVersions>()
+  const load = async (program: RenderProgram): Promise<RenderCall> => {
     const started = performance.now()
-    const files = await options.locate()
+    const files = await options.locate(program)
     const render = await loadRenderCall(files, readOnlyFs(options.confine, refusals))
     const response = JSON.parse(await render('{"op":"versions"}')) as ModuleResponse
-    loaded = response.versions ?? {}
-    options.onLoad?.(loaded, performance.now() - started)
+    const versions = response.versions ?? {}
+    loaded.set(program, versions)
+    options.onLoad?.(versions, performance.now() - started)
     return render
   }
-  const call = async (request: object): Promise<ModuleResponse> => {
-    loading ??= load()
+  const call = async (program: RenderProgram, request: object): Promise<ModuleResponse> => {
+    let pending = loading.get(program)
+    if (pending === undefined) loading.set(program, (pending = load(program)))
     let render: RenderCall
     try {
-      render = await loading
+      render = await pending
     } catch (error) {
-      loading = undefined
+      loading.delete(program)
       throw error
     }
     const seen = refusals.length
@@ -71,12 +77,20 @@ export function createGoRenderModule(options: RenderModuleOptions): RenderModule
     }
     return response
   }
+  const merged = (): RendererVersions | undefined =>
+    loaded.size === 0 ? undefined : Object.assign({}, ...loaded.values())
   return {
-    kustomize: async (dir) => (await call({ op: 'kustomize', kustomize: { dir } })).output ?? '',
-    helm: async (release) => (await call({ op: 'helm', helm: helmRequest(release) })).output ?? '',
-    versions: async (): Promise<RendererVersions> =>
-      (await call({ op: 'versions' })).versions ?? {},
-    loaded: () => loaded
+    kustomize: async (dir) =>
+      (await call('kustomize', { op: 'kustomize', input: { dir } })).output ?? '',
+    helm: async (release) =>
+      (await call('helm', { op: 'helm', input: helmRequest(release) })).output ?? '',
+    versions: async (): Promise<RendererVersions> => {
+      await Promise.all(
+        (['kustomize', 'helm'] as const).map((program) => call(program, { op: 'versions' }))
+      )
+      return merged() ?? {}
+    },
+    loaded: merged
   }
 }
 

@@ -13,8 +13,9 @@ import type { GoWasmFiles } from './go-wasm.js'
 export interface GoWasmProgram {
   /** `gotemplate` or `render`: the files are NAME.wasm.br and NAME-wasm_exec.js. */
   name: string
-  /** Its build script, relative to src/ (used only when running from source). */
+  /** Its build script, relative to src/, and the script's arguments (running from source). */
   buildScript: string
+  buildArgs?: readonly string[]
   /** An environment variable naming a .wasm to use instead. */
   override: string
   /** What errors call it. */
@@ -29,12 +30,22 @@ export const GO_TEMPLATE_PROGRAM: GoWasmProgram = {
   what: 'the Go template engine'
 }
 
-/** The render module (src/go/render, docs/renderers.md). */
-export const RENDER_MODULE_PROGRAM: GoWasmProgram = {
-  name: 'render',
-  buildScript: 'go/render/module/build.sh',
-  override: 'TAZUNA_RENDER_WASM',
-  what: 'the render module'
+/** The render module's programs (src/go/render/module, docs/renderers.md). */
+export const RENDER_PROGRAMS: Readonly<Record<'kustomize' | 'helm', GoWasmProgram>> = {
+  kustomize: {
+    name: 'render-kustomize',
+    buildScript: 'go/render/module/build.sh',
+    buildArgs: ['kustomize'],
+    override: 'TAZUNA_RENDER_KUSTOMIZE_WASM',
+    what: 'the render module (kustomize)'
+  },
+  helm: {
+    name: 'render-helm',
+    buildScript: 'go/render/module/build.sh',
+    buildArgs: ['helm'],
+    override: 'TAZUNA_RENDER_HELM_WASM',
+    what: 'the render module (Helm)'
+  }
 }
 
 /** The program's files in a directory laid out like dist/ or a build-cache entry. */
@@ -66,6 +77,8 @@ export async function locateGoWasm(
   if (existsSync(bundled.wasm) && existsSync(bundled.wasmExec)) return bundled
   const build = path.join(codeDir, program.buildScript)
   if (!existsSync(build)) throw new Error(`${program.what} is missing from ${codeDir}`)
-  const { stdout } = await promisify(execFile)('bash', [build], { env: { ...env } })
+  const { stdout } = await promisify(execFile)('bash', [build, ...(program.buildArgs ?? [])], {
+    env: { ...env }
+  })
   return goWasmFilesIn(stdout.trim(), program)
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds one of our Go programs to WebAssembly, once per program source and Go version, into
 # $TAZUNA_ACTION_CACHE/wasm/<key>/ (default ~/.cache/tazuna-action) and prints that directory.
-# Usage: build-wasm.sh MODULE_DIR NAME. The directory then holds:
+# Usage: build-wasm.sh MODULE_DIR NAME [PACKAGE] (PACKAGE: the main package inside the module,
+# default the module's root). The directory then holds:
 #   NAME.wasm.br          GOOS=js GOARCH=wasm, -trimpath -buildvcs=false -ldflags='-s -w', brotli q11
 #                         (Node decompresses it; brotli beats gzip -9 by about a third)
 #   NAME-wasm_exec.js     the glue of the same Go version ($(go env GOROOT)/lib/wasm/wasm_exec.js)
@@ -15,6 +16,7 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 module="$(cd "${1:?usage: build-wasm.sh MODULE_DIR NAME}" && pwd)"
 name="${2:?usage: build-wasm.sh MODULE_DIR NAME}"
+package="${3:-.}"
 cache="${TAZUNA_ACTION_CACHE:-$(cd ~ && pwd)/.cache/tazuna-action}/wasm" # ~: HOME, else the passwd entry
 log() { printf '%s: %s\n' "$name" "$*" >&2; }
 
@@ -25,7 +27,7 @@ command -v go >/dev/null 2>&1 || { log "go not found (need Go >= 1.26 on PATH)";
 export GOTOOLCHAIN=local GOFLAGS=-mod=readonly CGO_ENABLED=0
 
 sources() { (cd "$module" && find . -type f \( -name '*.go' -o -name go.mod -o -name go.sum -o -name build.sh \) | LC_ALL=C sort); }
-key="$( (cd "$module" && sources | xargs sha256sum && sha256sum <"$here/build-wasm.sh" && echo "$name" && go version) | sha256sum | cut -c1-32)"
+key="$( (cd "$module" && sources | xargs sha256sum && sha256sum <"$here/build-wasm.sh" && echo "$name $package" && go version) | sha256sum | cut -c1-32)"
 out="$cache/$key"
 ready() { [ -f "$out/$name.wasm.br" ] && [ -f "$out/$name-wasm_exec.js" ] && [ -f "$out/$name-licenses.txt" ]; }
 if ready; then
@@ -44,7 +46,7 @@ tmp="$(mktemp -d "$cache/.tmp.XXXXXX")"
 trap 'rm -rf "$tmp"' EXIT
 cd "$module"
 (go mod download || { sleep 5; go mod download; }) >&2
-GOOS=js GOARCH=wasm go build -trimpath -buildvcs=false -ldflags='-s -w' -o "$tmp/$name.wasm" .
+GOOS=js GOARCH=wasm go build -trimpath -buildvcs=false -ldflags='-s -w' -o "$tmp/$name.wasm" "$package"
 node -e '
   const zlib = require("node:zlib"), fs = require("node:fs")
   const wasm = fs.readFileSync(process.argv[1])
@@ -58,7 +60,7 @@ cp "$(go env GOROOT)/lib/wasm/wasm_exec.js" "$tmp/$name-wasm_exec.js"
   echo
   echo "== Go standard library"
   cat "$(go env GOROOT)/LICENSE"
-  GOOS=js GOARCH=wasm go list -deps -f '{{with .Module}}{{if not .Main}}{{.Path}} {{.Version}} {{.Dir}}{{end}}{{end}}' . |
+  GOOS=js GOARCH=wasm go list -deps -f '{{with .Module}}{{if not .Main}}{{.Path}} {{.Version}} {{.Dir}}{{end}}{{end}}' "$package" |
     LC_ALL=C sort -u | while read -r path version dir; do
       echo
       echo "== $path $version"

@@ -17,14 +17,14 @@ import { adminKubeconfig, adminSession } from '../../support/cluster.js'
 import { commitAll, commitNext } from '../../support/git-repo.js'
 import { writeConfig, writeFixtureRepo, type FixtureRepo } from '../../support/fixture-repo.js'
 import { goTemplateEngineFiles } from '../../unit/go/template/go-oracle.js'
-import { renderModuleFiles } from '../../support/render-module.js'
+import { renderModuleEnv } from '../../support/render-module.js'
 import { balanceOf, wellFormed } from '../../unit/report/well-formed.js'
 
 let templateWasm: string
-let renderWasm: string
+let renderEnv: Record<string, string>
 beforeAll(() => {
   templateWasm = goTemplateEngineFiles().wasm
-  renderWasm = renderModuleFiles().wasm
+  renderEnv = renderModuleEnv()
 }, 300_000)
 
 const secretValue = 'planted-db-password-51c0'
@@ -35,7 +35,7 @@ function ports(): EnginePorts {
       ...process.env,
       KUBECONFIG: adminKubeconfig(),
       TAZUNA_GOTEMPLATE_WASM: templateWasm,
-      TAZUNA_RENDER_WASM: renderWasm
+      ...renderEnv
     },
     codeDir: '',
     log: { info: () => undefined, warn: () => undefined }

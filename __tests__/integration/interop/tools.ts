@@ -11,7 +11,7 @@ import type { ApplyOutcome, ManifestDiff } from '../../../src/report/model.js'
 import { runCliProcess, type CliResult } from '../../support/cli.js'
 import { adminKubeconfig } from '../../support/cluster.js'
 import { goTemplateEngineFiles } from '../../unit/go/template/go-oracle.js'
-import { renderModuleFiles } from '../../support/render-module.js'
+import { renderModuleEnv } from '../../support/render-module.js'
 import type { Workspace } from './corpus.js'
 
 /** A State ConfigMap as stored: its data and resourceVersion. */
@@ -83,7 +83,7 @@ export function metadataPattern(sha: string): RegExp {
 }
 
 let templateWasm: string | undefined
-let renderWasm: string | undefined
+let renderEnv: Record<string, string> | undefined
 
 /** What one engine run returns. */
 export interface EngineRun<T> {
@@ -98,7 +98,7 @@ async function withEngine<T>(
   fn: (engine: Engine, run: ConfigRun, log: EngineLog) => Promise<T>
 ): Promise<EngineRun<T>> {
   templateWasm ??= goTemplateEngineFiles().wasm
-  renderWasm ??= renderModuleFiles().wasm
+  renderEnv ??= renderModuleEnv()
   const log: string[] = []
   const engineLog: EngineLog = {
     info: (m) => log.push(`info ${m}`),
@@ -116,7 +116,7 @@ async function withEngine<T>(
         ...process.env,
         KUBECONFIG: adminKubeconfig(),
         TAZUNA_GOTEMPLATE_WASM: templateWasm,
-        TAZUNA_RENDER_WASM: renderWasm
+        ...renderEnv
       },
       codeDir: '',
       log: engineLog

@@ -1,19 +1,19 @@
-package main
+package kustomize
 
 import (
 	"sigs.k8s.io/kustomize/api/krusty"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 )
 
-// kustomizeInput is one `type: kustomize` manifest: the directory to build.
-type kustomizeInput struct {
+// Input is one `type: kustomize` manifest: the directory to build.
+type Input struct {
 	Dir string `json:"dir"`
 }
 
-// buildKustomize is Tazuna's kustomize Build (docs/compatibility.md#kustomize): krusty with
+// Build is Tazuna's kustomize Build (docs/compatibility.md#kustomize): krusty with
 // MakeDefaultOptions() on the directory, output resMap.AsYaml() unchanged. The disk is Node's
 // file system as the loader hands it over, with the repository confinement applied there.
-func buildKustomize(in kustomizeInput) (string, error) {
+func Build(in Input) (string, error) {
 	k := krusty.MakeKustomizer(krusty.MakeDefaultOptions())
 	resMap, err := k.Run(filesys.MakeFsOnDisk(), in.Dir)
 	if err != nil {

@@ -1,4 +1,4 @@
-package main
+package helm
 
 import (
 	"bytes"
@@ -15,8 +15,8 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
-// helmInput is one helmfile release (docs/compatibility.md#helmfile step 5).
-type helmInput struct {
+// Input is one helmfile release (docs/compatibility.md#helmfile step 5).
+type Input struct {
 	Name string `json:"name"`
 	// Namespace as written in the helmfile; empty stays empty, as in Tazuna
 	// (docs/compatibility.md#empty-release-namespace).
@@ -39,12 +39,12 @@ type valuesText struct {
 	Text string `json:"text"`
 }
 
-// renderRelease is what Tazuna gets from Helm v3.21's install action in client-only dry-run
+// Render is what Tazuna gets from Helm v3.21's install action in client-only dry-run
 // mode (Replace on, no hooks in the output): release.Manifest. action.Install is not linked in
 // (it brings the whole Kubernetes client); these are the steps its RunWithContext and
 // Configuration.renderResources take when ClientOnly and DryRun are set, calling the same
 // packages in the same order, with nothing of them re-implemented.
-func renderRelease(in helmInput) (string, error) {
+func Render(in Input) (string, error) {
 	chrt, err := loadChart(in)
 	if err != nil {
 		return "", err
@@ -76,7 +76,7 @@ func renderRelease(in helmInput) (string, error) {
 	return renderResources(chrt, values, caps, in.IncludeCRDs)
 }
 
-func loadChart(in helmInput) (*chart.Chart, error) {
+func loadChart(in Input) (*chart.Chart, error) {
 	if in.ChartArchive != "" {
 		data, err := base64.StdEncoding.DecodeString(in.ChartArchive)
 		if err != nil {

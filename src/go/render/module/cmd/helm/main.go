@@ -1,0 +1,24 @@
+//go:build js && wasm
+
+// Command helm is the render program for `type: helm` (helmfile releases) manifests: loaded by
+// src/adapters/go-render-module.ts only when such a manifest renders (docs/renderers.md).
+package main
+
+import (
+	"encoding/json"
+
+	"tazuna-action/render/bridge"
+	"tazuna-action/render/internal/helm"
+)
+
+func main() {
+	bridge.Serve(map[string]bridge.Handler{
+		"helm": func(payload json.RawMessage) (string, error) {
+			var in helm.Input
+			if err := json.Unmarshal(payload, &in); err != nil {
+				return "", err
+			}
+			return helm.Render(in)
+		},
+	})
+}
