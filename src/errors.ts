@@ -41,6 +41,14 @@ export class ToolError extends Error {
   override name = 'ToolError'
 }
 
+/**
+ * A size limit was exceeded (docs/reliability.md#size-limits): names the limit, what exceeded it
+ * (file and line, or manifest and object) and by how much.
+ */
+export class LimitError extends Error {
+  override name = 'LimitError'
+}
+
 /** A request to the Kubernetes API that failed: names the verb, the object and the API's message. */
 export class ClusterError extends Error {
   override name = 'ClusterError'
