@@ -9,7 +9,6 @@ import type { DesiredState } from '../apply/manifest-unit.js'
 import { selectedByTags } from '../plan/tags.js'
 import type { BuildContext, HelmCapabilities } from '../render/context.js'
 import { buildManifest, renderManifestText } from '../render/manifest.js'
-import { assertObjectSizes } from '../objects/size-limits.js'
 import type { ConfigRun } from './load.js'
 import type { ClusterSession, EnginePorts, EngineSettings } from './ports.js'
 
@@ -34,11 +33,7 @@ export function renderContext(
   }
 }
 
-/**
- * Renders a run's manifests to objects and State entries, for diff and apply; an object the API
- * server would refuse for its size fails its manifest's build, so nothing of it is applied or
- * recorded (docs/reliability.md#size-limits).
- */
+/** Renders a run's manifests to objects and State entries, for diff and apply. */
 export function manifestRenderer(
   run: ConfigRun,
   settings: EngineSettings,
@@ -51,12 +46,10 @@ export function manifestRenderer(
     const needsCapabilities =
       (m.type === 'helmfile' || m.type === 'oras') && !m.helmfile?.kubeVersion
     if (needsCapabilities) capabilities ??= openSession().then((s) => s.discovery.capabilities())
-    const desired = await buildManifest(m, {
+    return buildManifest(m, {
       ...base,
       ...(needsCapabilities ? { capabilities: await capabilities } : {})
     })
-    assertObjectSizes(m.name, desired.objects)
-    return desired
   }
 }
 

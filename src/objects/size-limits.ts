@@ -23,15 +23,11 @@ export function objectBytes(object: JsonObject): number {
 }
 
 /**
- * Throws a LimitError naming the manifest, the object (`kind namespace/name`) and its size when
- * one of `objects` is larger than `limit` bytes as JSON; objects are checked in order and the
- * first one over the limit is named, together with how many others are over it too.
+ * Throws a LimitError naming the object (`Kind namespace/name`) and its size when one of
+ * `objects` is larger than `limit` bytes as JSON; the first one over the limit is named, with a
+ * count of the others. Callers name the manifest (the apply and diff flows prefix it).
  */
-export function assertObjectSizes(
-  manifest: string,
-  objects: readonly JsonObject[],
-  limit = MAX_OBJECT_BYTES
-): void {
+export function assertObjectSizes(objects: readonly JsonObject[], limit = MAX_OBJECT_BYTES): void {
   const over = objects
     .map((object) => ({ object, bytes: objectBytes(object) }))
     .filter((o) => o.bytes > limit)
@@ -40,8 +36,7 @@ export function assertObjectSizes(
   const others = over.length > 1 ? ` (and ${over.length - 1} more objects over the limit)` : ''
   throw new LimitError(
     `object ${describeObject(first.object)} is ${formatBytes(first.bytes)}, over the ` +
-      `${formatBytes(limit)} the API server accepts in one request${others}; ` +
-      `manifest "${manifest}", nothing of it was applied`
+      `${formatBytes(limit)} the API server accepts in one request${others}`
   )
 }
 

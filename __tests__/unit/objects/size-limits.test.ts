@@ -27,25 +27,24 @@ describe('assertObjectSizes', () => {
   it('accepts an object of exactly the limit', () => {
     const cm = configMapOf(MAX_OBJECT_BYTES)
     expect(objectBytes(cm)).toBe(MAX_OBJECT_BYTES)
-    expect(() => assertObjectSizes('app', [cm])).not.toThrow()
+    expect(() => assertObjectSizes([cm])).not.toThrow()
   })
 
-  it('refuses one byte more, naming the object, its size, the limit and the manifest', () => {
+  it('refuses one byte more, naming the object, its size and the limit', () => {
     const small = configMapOf(100)
-    const run = (): void => assertObjectSizes('app', [small, configMapOf(MAX_OBJECT_BYTES + 1)])
+    const run = (): void => assertObjectSizes([small, configMapOf(MAX_OBJECT_BYTES + 1)])
     expect(run).toThrow(LimitError)
     expect(run).toThrow(
       'object ConfigMap team/big is 3.0 MiB (3145729 bytes), over the 3 MiB the API server ' +
-        'accepts in one request; manifest "app", nothing of it was applied'
+        'accepts in one request'
     )
   })
 
   it('names the first object over the limit and counts the others', () => {
-    const run = (): void =>
-      assertObjectSizes('app', [configMapOf(600, ''), configMapOf(600, 'b')], 500)
+    const run = (): void => assertObjectSizes([configMapOf(600, ''), configMapOf(600, 'b')], 500)
     expect(run).toThrow(
       'object ConfigMap big is 600 bytes, over the 500 bytes the API server accepts in one ' +
-        'request (and 1 more objects over the limit); manifest "app"'
+        'request (and 1 more objects over the limit)'
     )
   })
 })
