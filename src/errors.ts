@@ -25,12 +25,28 @@ export function formatProblem(p: ConfigProblem): string {
   return p.line === undefined ? `${p.file}: ${p.message}` : `${p.file}:${p.line}: ${p.message}`
 }
 
-/** Every problem found in a configuration, reported at once. */
+/** At most this many problems are printed; `problems` keeps them all. */
+const MAX_PRINTED_PROBLEMS = 100
+
+/**
+ * Problems as lines for a message: the first 100, then `... and N more problems` (a hostile
+ * file can hold thousands, docs/reliability.md#hostile-input).
+ */
+export function formatProblems(problems: readonly ConfigProblem[]): string[] {
+  const lines = problems.slice(0, MAX_PRINTED_PROBLEMS).map(formatProblem)
+  const rest = problems.length - lines.length
+  return rest > 0 ? [...lines, `... and ${rest} more problems`] : lines
+}
+
+/**
+ * Every problem found in a configuration, reported at once; the message lists the first
+ * MAX_PRINTED_PROBLEMS and counts the rest (a hostile file can hold thousands).
+ */
 export class ConfigError extends Error {
   override name = 'ConfigError'
   readonly problems: readonly ConfigProblem[]
   constructor(problems: readonly ConfigProblem[], headline?: string) {
-    const lines = problems.map(formatProblem)
+    const lines = formatProblems(problems)
     super(headline === undefined ? lines.join('\n') : [headline, ...lines].join('\n'))
     this.problems = problems
   }

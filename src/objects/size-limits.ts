@@ -17,6 +17,12 @@ export const MAX_OBJECT_BYTES = 3 * 1024 * 1024
  */
 export const MAX_DOCUMENT_BYTES = 16 * 1024 * 1024
 
+/**
+ * A file read as configuration (tazuna.yaml, includes, helmfile values and envfiles) may be at
+ * most this large: checked before it is read, so a huge file costs nothing.
+ */
+export const MAX_CONFIG_FILE_BYTES = 16 * 1024 * 1024
+
 /** The bytes an object takes as the JSON body of its request. */
 export function objectBytes(object: JsonObject): number {
   return Buffer.byteLength(JSON.stringify(object), 'utf8')
