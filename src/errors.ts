@@ -45,11 +45,27 @@ export function formatProblems(problems: readonly ConfigProblem[]): string[] {
 export class ConfigError extends Error {
   override name = 'ConfigError'
   readonly problems: readonly ConfigProblem[]
+  /** The line before the problems (Tazuna's `check failed for tazuna.yaml at <path>`). */
+  readonly headline: string | undefined
   constructor(problems: readonly ConfigProblem[], headline?: string) {
     const lines = formatProblems(problems)
     super(headline === undefined ? lines.join('\n') : [headline, ...lines].join('\n'))
     this.problems = problems
+    this.headline = headline
   }
+}
+
+/**
+ * An error as the action reports it (the failed step's annotation shows the first line): the
+ * cause first. A ConfigError lists its problems (`file:line: message`) before its headline,
+ * which names only the configuration's path; other errors keep their message, which already
+ * starts with what failed and states the cause on the same line.
+ */
+export function causeFirst(error: unknown): string {
+  if (error instanceof ConfigError && error.headline !== undefined && error.problems.length > 0) {
+    return [...formatProblems(error.problems), `(${error.headline})`].join('\n')
+  }
+  return error instanceof Error ? error.message : String(error)
 }
 
 /** An external program that is missing or failed: names the command, exit code, stderr tail. */
