@@ -76,18 +76,22 @@ const NOT_CONNECTED_CODES = new Set([
 
 /** Which transient failures a method may be retried after. */
 interface RetryRule {
-  status(status: number): boolean
+  response(res: KubeResponse): boolean
   code(code: string): boolean
 }
 
 // GET, PUT (guarded by resourceVersion: a repeat that the first attempt already did is a 409,
 // never a second write), PATCH (server-side apply states the whole intent) and DELETE (a repeat
-// is a 404) can be sent again. A POST creates: after a reset, a timeout or a 5xx the object
-// may exist already, so it is repeated only after a 429 (refused before handling by the
-// server's flow control) or when no connection was made.
+// is a 404) can be sent again. A POST creates: after a reset, a timeout, a 5xx from a proxy or
+// an etcd timeout the object may exist already, so it is repeated only when the server said it
+// did not handle it (429 from its flow control, 503 with Retry-After) or no connection was made.
 function retryRuleFor(method: KubeRequest['method']): RetryRule {
-  if (method !== 'POST') return { status: () => true, code: () => true }
-  return { status: (s) => s === 429, code: (c) => NOT_CONNECTED_CODES.has(c) }
+  if (method !== 'POST') return { response: () => true, code: () => true }
+  return {
+    response: (res) =>
+      res.status === 429 || (res.status === 503 && res.retryAfterSeconds !== undefined),
+    code: (c) => NOT_CONNECTED_CODES.has(c)
+  }
 }
 
 /** Sends requests to the current context's API server, retrying transient failures. */
@@ -123,8 +127,8 @@ export class KubeClient {
    * Sends a request and returns the server's response, whatever its status. Transient failures
    * (connection errors, timeouts, 429, 502-504, a 500 that says it timed out) are retried with
    * exponential backoff, honouring Retry-After, for at most the retry budget; a POST (a create,
-   * not idempotent) only when the server surely did not act on it: 429, or no connection at all
-   * (docs/reliability.md#retries). When retries end, a 429/5xx response is returned and a
+   * not idempotent) only when the server surely did not act on it: 429, 503 with Retry-After, or
+   * no connection at all (docs/reliability.md#retries). When retries end, a 429/5xx response is returned and a
    * connection error becomes a ClusterError naming `what` and the cause (never headers or
    * credentials).
    */
@@ -137,7 +141,7 @@ export class KubeClient {
       const outOfTime = (): boolean => this.clock.now() + this.delay(attempt, retryAfter) > deadline
       try {
         const res = await this.send(req)
-        if (!isTransient(res) || !mayRetry.status(res.status)) return res
+        if (!isTransient(res) || !mayRetry.response(res)) return res
         retryAfter = res.retryAfterSeconds
         if (outOfTime()) return res
       } catch (error) {

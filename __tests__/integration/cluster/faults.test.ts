@@ -302,13 +302,43 @@ describe('a proxy that resets connections and answers 429/503 with Retry-After',
     await assertConverges(s)
   })
 
-  it('returns a 503 on a create without repeating it, and the run fails naming the manifest', async () => {
+  it('repeats a create the server refused with 429 or 503 + Retry-After, and the run succeeds', async () => {
+    const s = scenario()
+    const session = sessionVia('proxy')
+    const start = proxy.requests.length
+    let refused = 0
+    proxy.setRule((req) => {
+      if (req.method !== 'POST' || !/\/configmaps(\?|$)/.test(req.path) || refused >= 2) {
+        return { kind: 'pass' }
+      }
+      refused++
+      return refused === 1
+        ? { kind: 'status', status: 429, retryAfterSeconds: 0 }
+        : { kind: 'status', status: 503, retryAfterSeconds: 0 }
+    })
+    let report: ApplyReport
+    try {
+      report = await applyRun(session, s)
+    } finally {
+      proxy.setRule(() => ({ kind: 'pass' }))
+      session.close()
+    }
+    expect(report).toMatchObject({ ok: true })
+    const creates = proxy.requests
+      .slice(start)
+      .filter((r) => r.method === 'POST' && /\/configmaps(\?|$)/.test(r.path))
+    // Three State creates reach the server; the first was refused twice before it.
+    expect(creates.map((r) => r.fault)).toEqual(['status', 'status', 'pass', 'pass', 'pass'])
+    await assertConverges(s)
+  })
+
+  it('returns a 503 without Retry-After on a create without repeating it, and the run fails naming the manifest', async () => {
     const s = scenario()
     const session = sessionVia('proxy')
     const start = proxy.requests.length
     proxy.setRule((req) =>
       req.method === 'POST' && /\/configmaps(\?|$)/.test(req.path)
-        ? { kind: 'status', status: 503, retryAfterSeconds: 0 }
+        ? { kind: 'status', status: 503 }
         : { kind: 'pass' }
     )
     let report: ApplyReport

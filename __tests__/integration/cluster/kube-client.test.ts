@@ -252,11 +252,15 @@ describe('KubeClient', () => {
     client.close()
   })
 
-  it('retries a POST after a 429 (refused before handling), not after a 503', async () => {
-    const throttled = await fakeServer([{ status: 429 }, { status: 201 }])
+  it('retries a POST after a 429 or a 503 with Retry-After (not handled), not after a bare 503', async () => {
+    const throttled = await fakeServer([
+      { status: 429 },
+      { status: 503, headers: { 'Retry-After': '0' } },
+      { status: 201 }
+    ])
     const post = { method: 'POST', path: '/api/v1/namespaces', body: {} } as const
     expect((await clientFor(throttled.url).request(post, 'create')).status).toBe(201)
-    expect(throttled.requests).toHaveLength(2)
+    expect(throttled.requests).toHaveLength(3)
     const unavailable = await fakeServer([{ status: 503 }, { status: 201 }])
     expect((await clientFor(unavailable.url).request(post, 'create')).status).toBe(503)
     expect(unavailable.requests).toHaveLength(1)
