@@ -32,10 +32,15 @@ function compileCli(): string {
     JSON.stringify({ type: 'module', version: '0.0.0' })
   )
   symlinkSync(path.join(root, 'node_modules'), path.join(out, 'node_modules'))
-  // The Go template engine is built from its sources next to the code (src/go/template/engine).
-  const engine = path.join('src', 'go', 'template', 'engine')
-  rmSync(path.join(out, engine), { recursive: true, force: true })
-  symlinkSync(path.join(root, engine), path.join(out, engine))
+  // The WebAssembly programs (template engine, render module) are built from their Go sources
+  // next to the code, by scripts found there.
+  for (const part of ['build-wasm.sh', 'template/engine', 'render/module']) {
+    const source = path.join(root, 'src', 'go', part)
+    if (!existsSync(source)) continue
+    rmSync(path.join(out, 'src', 'go', part), { recursive: true, force: true })
+    mkdirSync(path.dirname(path.join(out, 'src', 'go', part)), { recursive: true })
+    symlinkSync(source, path.join(out, 'src', 'go', part))
+  }
   const runner = path.join(out, 'run-cli.mjs')
   writeFileSync(
     runner,
@@ -56,11 +61,27 @@ const baseline: BadInputCase = {
   says: /ok/
 }
 
+/** A valid kustomize build: the renderer's own footprint, for comparison with failing builds. */
+const buildBaseline: BadInputCase = {
+  ...baseline,
+  id: 'baseline-valid-build',
+  command: 'build',
+  write: (repo, outside) => {
+    baseline.write(repo, outside)
+    mkdirSync(path.join(repo, 'app'))
+    writeFileSync(path.join(repo, 'app', 'kustomization.yaml'), 'resources:\n  - cm.yaml\n')
+    writeFileSync(
+      path.join(repo, 'app', 'cm.yaml'),
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: app\ndata:\n  k: v\n'
+    )
+  }
+}
+
 async function main(): Promise<void> {
   if (!canMeasureMemory) throw new Error('GNU time (/usr/bin/time) is needed to measure memory')
   const all = process.argv.includes('--all')
   const runner = compileCli()
-  const cases = [baseline, ...badInputCases().filter((c) => all || c.heavy === true)]
+  const cases = [baseline, buildBaseline, ...badInputCases().filter((c) => all || c.heavy === true)]
   const rows: string[] = []
   for (const c of cases) {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'tazuna-rss-'))
@@ -74,7 +95,9 @@ async function main(): Promise<void> {
     )
     rmSync(dir, { recursive: true, force: true })
     const lines = m.stderr.split('\n').filter((l) => l !== '' && !l.includes('check failed for'))
-    const cause = (lines[0] ?? m.stdout.trim()).replaceAll(dir, '<tmp>').slice(0, 90)
+    const cause = (lines[0] ?? m.stdout.trim().split('\n')[0] ?? '')
+      .replaceAll(dir, '<tmp>')
+      .slice(0, 90)
     rows.push(
       `| ${c.id} | ${c.command} | ${m.code} | ${m.seconds.toFixed(2)} | ${m.maxRssMiB?.toFixed(0) ?? '?'} | ${cause.replaceAll('|', '\\|')} |`
     )

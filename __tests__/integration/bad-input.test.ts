@@ -2,7 +2,7 @@
 // through `check` and `build` in-process: every case ends in exit code 1 with one `error:`
 // message that names the file (and line, where the input has one), says what is wrong, and
 // carries no stack trace or JavaScript internals. No case needs a cluster; the build cases run
-// real kustomize. Peak memory of the heavy cases: bench/bad-input-rss.ts.
+// the kustomize renderer. Peak memory of the heavy cases: bench/bad-input-rss.ts.
 import { mkdirSync, mkdtempSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'

@@ -328,7 +328,7 @@ export function badInputCases(): BadInputCase[] {
       says: /too many links|loop|symlink/i
     },
     'path-missing': {
-      ...tazuna(config(kustomizeManifest('nowhere')), undefined, /no such file or directory/),
+      ...tazuna(config(kustomizeManifest('nowhere')), undefined, /no such file or directory/i),
       file: 'nowhere',
       command: 'build'
     },
