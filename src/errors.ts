@@ -25,20 +25,60 @@ export function formatProblem(p: ConfigProblem): string {
   return p.line === undefined ? `${p.file}: ${p.message}` : `${p.file}:${p.line}: ${p.message}`
 }
 
-/** Every problem found in a configuration, reported at once. */
+/** At most this many problems are printed; `problems` keeps them all. */
+const MAX_PRINTED_PROBLEMS = 100
+
+/**
+ * Problems as lines for a message: the first 100, then `... and N more problems` (a hostile
+ * file can hold thousands, docs/reliability.md#hostile-input).
+ */
+export function formatProblems(problems: readonly ConfigProblem[]): string[] {
+  const lines = problems.slice(0, MAX_PRINTED_PROBLEMS).map(formatProblem)
+  const rest = problems.length - lines.length
+  return rest > 0 ? [...lines, `... and ${rest} more problems`] : lines
+}
+
+/**
+ * Every problem found in a configuration, reported at once; the message lists the first
+ * MAX_PRINTED_PROBLEMS and counts the rest (a hostile file can hold thousands).
+ */
 export class ConfigError extends Error {
   override name = 'ConfigError'
   readonly problems: readonly ConfigProblem[]
+  /** The line before the problems (Tazuna's `check failed for tazuna.yaml at <path>`). */
+  readonly headline: string | undefined
   constructor(problems: readonly ConfigProblem[], headline?: string) {
-    const lines = problems.map(formatProblem)
+    const lines = formatProblems(problems)
     super(headline === undefined ? lines.join('\n') : [headline, ...lines].join('\n'))
     this.problems = problems
+    this.headline = headline
   }
+}
+
+/**
+ * An error as the action reports it (the failed step's annotation shows the first line): the
+ * cause first. A ConfigError lists its problems (`file:line: message`) before its headline,
+ * which names only the configuration's path; other errors keep their message, which already
+ * starts with what failed and states the cause on the same line.
+ */
+export function causeFirst(error: unknown): string {
+  if (error instanceof ConfigError && error.headline !== undefined && error.problems.length > 0) {
+    return [...formatProblems(error.problems), `(${error.headline})`].join('\n')
+  }
+  return error instanceof Error ? error.message : String(error)
 }
 
 /** An external program that is missing or failed: names the command, exit code, stderr tail. */
 export class ToolError extends Error {
   override name = 'ToolError'
+}
+
+/**
+ * A size limit was exceeded (docs/reliability.md#size-limits): names the limit, what exceeded it
+ * (file and line, or manifest and object) and by how much.
+ */
+export class LimitError extends Error {
+  override name = 'LimitError'
 }
 
 /** A request to the Kubernetes API that failed: names the verb, the object and the API's message. */

@@ -31,6 +31,7 @@ import { renderAtCommit } from './action/base-render.js'
 import type { BeforeSide } from './action/content-flow.js'
 import type { PullRequest } from './action/ports.js'
 import { systemClock } from './adapters/clock.js'
+import { causeFirst } from './errors.js'
 import { createSecretRegistry } from './render/secrets.js'
 
 /**
@@ -48,7 +49,7 @@ export async function run(): Promise<void> {
     runSecrets.registerSecret(settings.githubToken)
     await runMode(settings)
   } catch (error) {
-    core.setFailed(error instanceof Error ? error.message : String(error))
+    core.setFailed(causeFirst(error))
   }
 }
 

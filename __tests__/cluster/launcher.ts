@@ -47,6 +47,8 @@ export interface Cluster {
   apiserver: ServerProcess
   reaperPid: number | undefined
   keepWorkDir: boolean
+  /** How kube-apiserver was started, for restartApiserver. */
+  apiserverCommand: { bin: string; args: string[] }
 }
 
 type Files = ReturnType<typeof clusterPaths>
@@ -113,7 +115,8 @@ async function startOnce(opts: ClusterOptions, workDir: string): Promise<Cluster
       etcd,
       apiserver,
       reaperPid: startReaper(process.pid, [apiserver.pid, etcd.pid]),
-      keepWorkDir: opts.keepWorkDir ?? false
+      keepWorkDir: opts.keepWorkDir ?? false,
+      apiserverCommand: { bin: opts.kubeApiserverBin, args }
     }
     writeFileSync(files.stateFile, JSON.stringify(describeCluster(cluster), null, 2) + '\n')
     return cluster
@@ -151,6 +154,29 @@ export async function stopCluster(cluster: Cluster): Promise<void> {
   await stopProcess(cluster.apiserver)
   await stopProcess(cluster.etcd)
   if (!cluster.keepWorkDir) rmSync(cluster.workDir, { recursive: true, force: true })
+}
+
+/**
+ * Starts kube-apiserver again with the same flags (same port, certificates and etcd) after a
+ * test killed it, and waits for /readyz. The new process replaces `cluster.apiserver`, so
+ * stopCluster stops it; it is killed with this Node process like the first one.
+ */
+export async function restartApiserver(cluster: Cluster, timeoutMs = 120_000): Promise<void> {
+  await cluster.apiserver.exited
+  const { bin, args } = cluster.apiserverCommand
+  const files = clusterPaths(cluster.workDir)
+  const apiserver = startProcess('kube-apiserver', bin, args, files.apiserverLog)
+  killOnParentExit(apiserver)
+  cluster.apiserver = apiserver
+  const ready = async (): Promise<boolean> =>
+    (
+      await request(
+        { server: cluster.server, caFile: cluster.caFile, token: cluster.admin.token },
+        'GET',
+        '/readyz'
+      )
+    ).status === 200
+  await waitUntilReady(apiserver, ready, timeoutMs)
 }
 
 /** The serialisable facts about a running cluster (written to <workDir>/cluster.json). */

@@ -78,7 +78,7 @@ export function createGoRenderModule(options: RenderModuleOptions): RenderModule
     return response
   }
   const merged = (): RendererVersions | undefined =>
-    loaded.size === 0 ? undefined : Object.assign({}, ...loaded.values())
+    loaded.size === 0 ? undefined : Object.fromEntries([...loaded.values()].flatMap(Object.entries))
   return {
     kustomize: async (dir) =>
       (await call('kustomize', { op: 'kustomize', input: { dir } })).output ?? '',

@@ -65,6 +65,35 @@ const TRANSIENT_CODES = new Set([
   'TAZUNA_REQUEST_TIMEOUT'
 ])
 
+/** Connection errors after which the request surely never reached the server. */
+const NOT_CONNECTED_CODES = new Set([
+  'ECONNREFUSED',
+  'EAI_AGAIN',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ENETUNREACH'
+])
+
+/** Which transient failures a method may be retried after. */
+interface RetryRule {
+  response(res: KubeResponse): boolean
+  code(code: string): boolean
+}
+
+// GET, PUT (guarded by resourceVersion: a repeat that the first attempt already did is a 409,
+// never a second write), PATCH (server-side apply states the whole intent) and DELETE (a repeat
+// is a 404) can be sent again. A POST creates: after a reset, a timeout, a 5xx from a proxy or
+// an etcd timeout the object may exist already, so it is repeated only when the server said it
+// did not handle it (429 from its flow control, 503 with Retry-After) or no connection was made.
+function retryRuleFor(method: KubeRequest['method']): RetryRule {
+  if (method !== 'POST') return { response: () => true, code: () => true }
+  return {
+    response: (res) =>
+      res.status === 429 || (res.status === 503 && res.retryAfterSeconds !== undefined),
+    code: (c) => NOT_CONNECTED_CODES.has(c)
+  }
+}
+
 /** Sends requests to the current context's API server, retrying transient failures. */
 export class KubeClient {
   readonly server: string
@@ -95,37 +124,58 @@ export class KubeClient {
   }
 
   /**
-   * Sends a request and returns the server's response, whatever its status, except that
-   * connection errors, timeouts, 429 and 5xx are retried with exponential backoff for at most
-   * the retry budget; if they persist, a 429/5xx response is returned and a connection error
-   * becomes a ClusterError naming `what` (never headers or credentials).
+   * Sends a request and returns the server's response, whatever its status. Transient failures
+   * (connection errors, timeouts, 429, 502-504, a 500 that says it timed out) are retried with
+   * exponential backoff, honouring Retry-After, for at most the retry budget; a POST (a create,
+   * not idempotent) only when the server surely did not act on it: 429, 503 with Retry-After, or
+   * no connection at all (docs/reliability.md#retries). When retries end, a 429/5xx response is returned and a
+   * connection error becomes a ClusterError naming `what` and the cause (never headers or
+   * credentials).
    */
   async request(req: KubeRequest, what: string): Promise<KubeResponse> {
-    const deadline = this.clock.now() + this.retry.budgetMs
-    let lastRetryAfter: number | undefined
+    const started = this.clock.now()
+    const deadline = started + this.retry.budgetMs
+    const mayRetry = retryRuleFor(req.method)
     for (let attempt = 0; ; attempt++) {
-      lastRetryAfter = undefined
-      const outOfTime = (): boolean =>
-        this.clock.now() + this.delay(attempt, lastRetryAfter) > deadline
+      let retryAfter: number | undefined
+      const outOfTime = (): boolean => this.clock.now() + this.delay(attempt, retryAfter) > deadline
       try {
         const res = await this.send(req)
-        if (!isTransient(res)) return res
-        lastRetryAfter = res.retryAfterSeconds
+        if (!isTransient(res) || !mayRetry.response(res)) return res
+        retryAfter = res.retryAfterSeconds
         if (outOfTime()) return res
       } catch (error) {
         const code = errorCode(error)
         if (!TRANSIENT_CODES.has(code)) {
           throw new ClusterError(`${what}: request to ${this.server} failed (${code})`)
         }
+        if (!mayRetry.code(code)) {
+          throw new ClusterError(
+            `${what}: ${this.failure(code)}; not retried, because the create may have taken ` +
+              'effect before the failure'
+          )
+        }
         if (outOfTime()) {
           throw new ClusterError(
-            `${what}: the Kubernetes API server at ${this.server} is unreachable (${code}) ` +
-              `after ${attempt + 1} attempts`
+            `${what}: ${this.failure(code)} after ${attempt + 1} ` +
+              `${attempt === 0 ? 'attempt' : 'attempts'} in ${secondsSince(started, this.clock)} s`
           )
         }
       }
-      await this.clock.sleep(this.delay(attempt, lastRetryAfter))
+      await this.clock.sleep(this.delay(attempt, retryAfter))
     }
+  }
+
+  /** The cause of a connection-level failure, in words. */
+  private failure(code: string): string {
+    const server = `the Kubernetes API server at ${this.server}`
+    if (code === 'TAZUNA_REQUEST_TIMEOUT') {
+      return `${server} did not answer within the request timeout of ${this.retry.requestTimeoutMs / 1000} s`
+    }
+    if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'ECONNABORTED') {
+      return `${server} closed the connection (${code})`
+    }
+    return `${server} is unreachable (${code})`
   }
 
   private delay(attempt: number, retryAfterSeconds?: number): number {
@@ -289,6 +339,10 @@ function stringHeaders(
   const out: Record<string, string> = {}
   for (const [k, v] of Object.entries(h)) if (v !== undefined) out[k] = String(v)
   return out
+}
+
+function secondsSince(started: number, clock: Clock): string {
+  return ((clock.now() - started) / 1000).toFixed(1)
 }
 
 function errorCode(error: unknown): string {

@@ -9,6 +9,7 @@ import { confinementError, type PathPolicy } from '../config/confinement.js'
 import type { ConfigFiles } from '../config/files.js'
 import type { BuildFiles, FileKind, TempDir } from '../render/ports.js'
 import { resolvePolicy, resolveReal } from './real-path.js'
+import { formatBytes, MAX_CONFIG_FILE_BYTES } from '../objects/size-limits.js'
 
 /** Where temporary directories go, and which directories reads may resolve into. */
 export interface NodeFilesOptions {
@@ -40,6 +41,7 @@ export function createNodeFiles(options: NodeFilesOptions = {}): ConfigFiles & B
   return {
     readText: async (file) => {
       await guard(file)
+      await refuseLargeFile(file)
       return readFile(file, 'utf8')
     },
     exists: async (file) => {
@@ -56,6 +58,22 @@ export function createNodeFiles(options: NodeFilesOptions = {}): ConfigFiles & B
       return privateTempDir(dir)
     }
   }
+}
+
+/**
+ * Rejects, before reading, a regular file over MAX_CONFIG_FILE_BYTES
+ * (docs/reliability.md#size-limits); the error's message is what callers show as the reason.
+ */
+async function refuseLargeFile(file: string): Promise<void> {
+  const info = await stat(file).catch(() => undefined)
+  if (info === undefined || !info.isFile() || info.size <= MAX_CONFIG_FILE_BYTES) return
+  throw Object.assign(
+    new Error(
+      `the file is ${formatBytes(info.size)}, over the limit of ` +
+        `${formatBytes(MAX_CONFIG_FILE_BYTES)} for a configuration file`
+    ),
+    { code: 'TAZUNA_FILE_TOO_LARGE' }
+  )
 }
 
 async function kindOf(file: string): Promise<FileKind | undefined> {

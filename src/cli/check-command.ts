@@ -1,6 +1,6 @@
 /** `tazuna-action check`: validate tazuna.yaml without a cluster, every problem at once. */
 import { checkFailedHeadline } from '../config/check.js'
-import { formatProblem } from '../errors.js'
+import { formatProblems } from '../errors.js'
 import type { CliCommand } from './command.js'
 
 /** `tazuna-action check`. */
@@ -10,7 +10,7 @@ export const checkCommand: CliCommand = {
   async run({ flags, io, engine }) {
     const { problems } = await engine.check()
     if (problems.length > 0) {
-      const lines = [checkFailedHeadline(flags.filePath), ...problems.map(formatProblem)]
+      const lines = [checkFailedHeadline(flags.filePath), ...formatProblems(problems)]
       io.stderr(`error: ${lines.join('\n')}\n`)
       return 1
     }

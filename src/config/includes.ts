@@ -73,7 +73,7 @@ async function loadInclude(
     const doc = await loadTazunaDocument(
       file,
       { environment: options.environment, engine: options.engine, files, sources: loaded.sources },
-      () => `failed to open include file: ${file}`
+      (reason) => `failed to open include file: ${file}: ${reason}`
     )
     return rejectNested(doc.spec.manifests, file)
   } catch (error) {

@@ -11,6 +11,14 @@ import type { Manifest } from './schema.js'
 export const MAX_MANIFEST_NAME_LENGTH = 240
 const namePattern = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/
 
+// Tazuna quotes the whole name; a name of megabytes would make a message of megabytes
+// (docs/reliability.md#hostile-input), so names over 512 bytes are shown by their start.
+const QUOTED_NAME_BYTES = 512
+
+function quotedName(name: string, bytes: number): string {
+  return bytes <= QUOTED_NAME_BYTES ? goQuote(name) : `${goQuote(name.slice(0, 64))}...`
+}
+
 /**
  * The problem with one name, if any, checked in upstream's order: empty, reserved, length,
  * characters. `index` is the position in the include-expanded list.
@@ -20,7 +28,7 @@ export function manifestNameProblem(name: string, index: number): string | undef
   if (name === '_metadata') return `manifest[${index}]: name ${goQuote(name)} is reserved`
   const length = Buffer.byteLength(name, 'utf8')
   if (length > MAX_MANIFEST_NAME_LENGTH) {
-    return `manifest[${index}]: name ${goQuote(name)} is too long (${length} chars, max ${MAX_MANIFEST_NAME_LENGTH})`
+    return `manifest[${index}]: name ${quotedName(name, length)} is too long (${length} chars, max ${MAX_MANIFEST_NAME_LENGTH})`
   }
   if (!namePattern.test(name)) {
     return `manifest[${index}]: name ${goQuote(name)} contains invalid characters (allowed: lowercase a-z0-9 and '-', must start and end with an alphanumeric)`

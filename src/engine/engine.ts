@@ -25,6 +25,7 @@ import { manifestRenderer, renderBuildText } from './render.js'
 import { planManifests, type ManifestPlan } from './plan.js'
 import { contextGuardError, resolveContextGuard } from '../apply/context-guard.js'
 import { ClusterError } from '../errors.js'
+import { assertObjectSizes } from '../objects/size-limits.js'
 import type { ClusterSession, EnginePorts, EngineSettings } from './ports.js'
 import { computeManifestDiffs } from '../apply/manifest-diffs.js'
 import type { DesiredState } from '../apply/manifest-unit.js'
@@ -110,6 +111,10 @@ export function createEngine(settings: EngineSettings, ports: EnginePorts): Engi
   let session: Promise<ClusterSession> | undefined
   const openSession = (): Promise<ClusterSession> => (session ??= ports.openSession())
   const renderer = (run: ConfigRun) => manifestRenderer(run, settings, scoped, openSession)
+  // Diff and apply refuse an object the API server would refuse for its size: in the pull
+  // request's diff, before the merge, and in apply before anything of its manifest is sent.
+  // Destroy and drift only read keys and live objects, so they are not blocked by it.
+  const sizeChecked = (run: ConfigRun) => withObjectSizeLimit(renderer(run))
   const liveDeps = async () => {
     const { store, cluster } = await openSession()
     return { store, cluster, log: ports.log }
@@ -117,7 +122,7 @@ export function createEngine(settings: EngineSettings, ports: EnginePorts): Engi
   const diffRenders = new WeakMap<ConfigRun, (m: Manifest) => Promise<DesiredState>>()
   const sharedRenderer = (run: ConfigRun) => {
     let render = diffRenders.get(run)
-    if (render === undefined) diffRenders.set(run, (render = memoizedRenderer(renderer(run))))
+    if (render === undefined) diffRenders.set(run, (render = memoizedRenderer(sizeChecked(run))))
     return render
   }
 
@@ -165,7 +170,7 @@ export function createEngine(settings: EngineSettings, ports: EnginePorts): Engi
         settings,
         session: await openSession(),
         clock: ports.clock,
-        build: renderer(run)
+        build: sizeChecked(run)
       }),
     async drift(run) {
       const manifests = run.manifests.filter((m) => m.type !== 'genesissecret')
@@ -185,6 +190,20 @@ export function createEngine(settings: EngineSettings, ports: EnginePorts): Engi
     renderers: () => ports.renderer.loaded(),
     // A session that failed to open has nothing to close (its error went to the caller).
     close: () => void session?.then((s) => s.close()).catch(() => undefined)
+  }
+}
+
+/**
+ * `build` followed by the object size limit (docs/reliability.md#size-limits): a manifest with an
+ * object over it fails its build, so nothing of it is applied or recorded.
+ */
+function withObjectSizeLimit(
+  build: (m: Manifest) => Promise<DesiredState>
+): (m: Manifest) => Promise<DesiredState> {
+  return async (m) => {
+    const desired = await build(m)
+    assertObjectSizes(desired.objects)
+    return desired
   }
 }
 

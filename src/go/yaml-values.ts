@@ -39,27 +39,51 @@ export interface WalkSource {
   readBreaks?: [number, number][]
 }
 
-// Guards against alias bombs (go-yaml v2 also refuses excessive aliasing).
+// Alias bombs: go-yaml v2 (sigs.k8s.io/yaml's decoder) counts every decoded node and those
+// decoded inside an alias, and refuses a document once more than 100 of 1,000+ decodes came
+// from aliases at a ratio above allowedAliasRatio. The same rule here refuses a bomb after a
+// few thousand nodes instead of walking millions (docs/reliability.md#hostile-input); the
+// absolute cap stays as a backstop.
 const MAX_VALUES = 10_000_000
+const ALIAS_RATIO_RANGE_LOW = 400_000
+const ALIAS_RATIO_RANGE_HIGH = 4_000_000
 const INT64_MAX = 2n ** 63n - 1n
 
 interface Walk extends WalkSource {
+  /** Alias targets being expanded (non-empty: inside an alias). */
   active: Set<Node>
   count: number
+  aliasCount: number
 }
 
 /** The Go value of a document's contents (`null` for an empty document). */
 export function goValueOf(node: unknown, source: WalkSource): JsonValue {
-  return valueOf(node, { ...source, active: new Set(), count: 0 })
+  return valueOf(node, { ...source, active: new Set(), count: 0, aliasCount: 0 })
 }
 
 /** The JSON key sigs.k8s.io/yaml makes of a scalar key node. */
 export function goKeyOf(node: unknown, source: WalkSource): string {
-  return keyOf(node, { ...source, active: new Set(), count: 0 })
+  return keyOf(node, { ...source, active: new Set(), count: 0, aliasCount: 0 })
+}
+
+/** go-yaml v2's allowed share of decodes inside aliases, falling from 0.99 to 0.10. */
+function allowedAliasRatio(decodes: number): number {
+  if (decodes <= ALIAS_RATIO_RANGE_LOW) return 0.99
+  if (decodes >= ALIAS_RATIO_RANGE_HIGH) return 0.1
+  const range = ALIAS_RATIO_RANGE_HIGH - ALIAS_RATIO_RANGE_LOW
+  return 0.99 - (0.89 * (decodes - ALIAS_RATIO_RANGE_LOW)) / range
+}
+
+function countDecode(node: unknown, w: Walk): void {
+  w.count++
+  if (w.active.size > 0) w.aliasCount++
+  const excessive =
+    w.aliasCount > 100 && w.count > 1000 && w.aliasCount / w.count > allowedAliasRatio(w.count)
+  if (excessive || w.count > MAX_VALUES) fail(w, node, 'document contains excessive aliasing')
 }
 
 function valueOf(node: unknown, w: Walk): JsonValue {
-  if (++w.count > MAX_VALUES) fail(w, node, 'document contains excessive aliasing')
+  countDecode(node, w)
   if (node === null || node === undefined) return null
   if (isAlias(node)) return withTarget(node, w, (target) => valueOf(target, w))
   if (isScalar(node)) return scalarValue(node, w)
@@ -113,6 +137,7 @@ function isMergeKey(key: unknown): boolean {
 }
 
 function keyOf(node: unknown, w: Walk): string {
+  countDecode(node, w)
   if (isAlias(node)) return withTarget(node, w, (target) => keyOf(target, w))
   if (!isScalar(node)) {
     return fail(

@@ -66,7 +66,7 @@ export function parseYamlDocuments(text: string, file: string): YamlDocument[] {
       problems.push({
         file,
         line: lineCounter.linePos(err.pos[0]).line,
-        message: `invalid YAML: ${firstLine(err.message)}`
+        message: `invalid YAML: ${parserMessage(err.message)}`
       })
     }
   }
@@ -130,6 +130,15 @@ function keyString(key: unknown, source: WalkSource): string | undefined {
   } catch {
     return undefined
   }
+}
+
+// The parser recurses per nesting level; a document nested deeper than the stack allows
+// (hundreds of block levels, thousands of flow levels) ends in a RangeError, worded here
+// (docs/reliability.md#hostile-input). go-yaml refuses beyond 10,000 levels.
+function parserMessage(message: string): string {
+  return /maximum call stack size exceeded/i.test(message)
+    ? 'the document is nested too deeply to parse (too many levels of mappings or sequences)'
+    : firstLine(message)
 }
 
 /** Characters go-yaml refuses ("control characters are not allowed"). */

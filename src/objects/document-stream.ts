@@ -10,9 +10,13 @@
  * - each chunk is decoded on its own and only its first document counts (a `...` end marker
  *   hides the rest of the chunk);
  * - a document that is not a mapping (or null) is an error, because Go decodes into a map.
+ *
+ * One difference from Tazuna: a document over MAX_DOCUMENT_BYTES is refused before it is parsed
+ * (docs/reliability.md#size-limits).
  */
 import { ConfigError, type ConfigProblem } from '../errors.js'
 import { isJsonObject, parseYamlDocuments, type JsonObject, type JsonValue } from '../go/yaml.js'
+import { formatBytes, MAX_DOCUMENT_BYTES } from './size-limits.js'
 
 /** One decoded document of a stream; `value` is a mapping or null (empty document). */
 export interface StreamDocument {
@@ -46,6 +50,7 @@ function decodeJsonStream(text: string, file: string): StreamDocument[] {
     const start = skipJsonSpace(text, consumed)
     if (start >= text.length) return docs
     const value = jsonValueAt(text, start)
+    if (value !== undefined) assertDocumentSize(text.slice(start, value.end), file, lineAt(start))
     if (value === undefined || (value.parsed !== null && !isJsonObject(value.parsed))) {
       return [...docs, ...decodeYamlFallback(text, file, consumed, docs.length, lineAt)]
     }
@@ -78,7 +83,24 @@ function decodeYamlFallback(
 }
 
 function decodeYamlStream(text: string, file: string, lineOffset: number): StreamDocument[] {
-  return yamlChunks(text, file, lineOffset).map((chunk) => decodeChunk(chunk, file))
+  return yamlChunks(text, file, lineOffset).map((chunk) => {
+    assertDocumentSize(chunk.text, file, chunk.offset + 1)
+    return decodeChunk(chunk, file)
+  })
+}
+
+/** Refuses a document over MAX_DOCUMENT_BYTES before it is parsed, naming where it starts. */
+function assertDocumentSize(text: string, file: string, line: number): void {
+  // Characters never outnumber UTF-8 bytes: most documents are decided without counting bytes.
+  if (text.length * 3 <= MAX_DOCUMENT_BYTES) return
+  const bytes = Buffer.byteLength(text, 'utf8')
+  if (bytes <= MAX_DOCUMENT_BYTES) return
+  throw problem(
+    file,
+    line,
+    `the document starting here is ${formatBytes(bytes)}, over the limit of ` +
+      `${formatBytes(MAX_DOCUMENT_BYTES)} for one document (docs/reliability.md#size-limits)`
+  )
 }
 
 interface Chunk {

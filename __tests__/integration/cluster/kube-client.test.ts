@@ -92,6 +92,40 @@ async function fakeServer(
   return fake
 }
 
+/**
+ * An HTTP server that destroys the connection of its first `failures` requests (or leaves them
+ * unanswered, `hang`), then answers 200.
+ */
+async function resettingServer(
+  failures: number,
+  mode: 'reset' | 'hang' = 'reset'
+): Promise<{ url: string; requests: () => number }> {
+  let requests = 0
+  const server = http.createServer((req, res) => {
+    requests++
+    req.resume()
+    if (requests <= failures) {
+      if (mode === 'reset') req.socket.destroy()
+      return
+    }
+    res.writeHead(200, { 'Content-Type': 'application/json' })
+    res.end('{}')
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  servers.push({
+    url,
+    requests: [],
+    connections: 0,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      })
+  })
+  return { url, requests: () => requests }
+}
+
 function clientFor(server: string, budgetMs = 5000): KubeClient {
   const loaded = loadKubeConfig({ env: { KUBECONFIG: kubeconfigFile(server) } })
   return new KubeClient(loaded, {
@@ -198,9 +232,80 @@ describe('KubeClient', () => {
     expect(error).toBeInstanceOf(ClusterError)
     expect((error as Error).message).toMatch(
       new RegExp(
-        `^read state of manifest "m": the Kubernetes API server at ${url} is unreachable \\(ECONNREFUSED\\) after \\d+ attempts$`
+        `^read state of manifest "m": the Kubernetes API server at ${url} is unreachable \\(ECONNREFUSED\\) after \\d+ attempts in [\\d.]+ s$`
       )
     )
+  })
+
+  it('waits at least as long as Retry-After says (within the backoff cap)', async () => {
+    const server = await fakeServer([
+      { status: 429, headers: { 'Retry-After': '1' } },
+      { status: 200 }
+    ])
+    const loaded = loadKubeConfig({ env: { KUBECONFIG: kubeconfigFile(server.url) } })
+    const client = new KubeClient(loaded, {
+      retry: { budgetMs: 5000, initialDelayMs: 20, maxDelayMs: 2000, requestTimeoutMs: 2000 }
+    })
+    const started = Date.now()
+    expect((await client.request({ method: 'GET', path: '/api' }, 'probe')).status).toBe(200)
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1000)
+    client.close()
+  })
+
+  it('retries a POST after a 429 or a 503 with Retry-After (not handled), not after a bare 503', async () => {
+    const throttled = await fakeServer([
+      { status: 429 },
+      { status: 503, headers: { 'Retry-After': '0' } },
+      { status: 201 }
+    ])
+    const post = { method: 'POST', path: '/api/v1/namespaces', body: {} } as const
+    expect((await clientFor(throttled.url).request(post, 'create')).status).toBe(201)
+    expect(throttled.requests).toHaveLength(3)
+    const unavailable = await fakeServer([{ status: 503 }, { status: 201 }])
+    expect((await clientFor(unavailable.url).request(post, 'create')).status).toBe(503)
+    expect(unavailable.requests).toHaveLength(1)
+  })
+
+  it('does not repeat a POST whose connection was reset, and says why', async () => {
+    const server = await resettingServer(1)
+    const error = await clientFor(server.url)
+      .request({ method: 'POST', path: '/api/v1/x', body: {} }, 'recreate v1 Pod ns/p')
+      .catch((e: unknown) => e as Error)
+    expect((error as Error).message).toBe(
+      `recreate v1 Pod ns/p: the Kubernetes API server at ${server.url} closed the connection ` +
+        '(ECONNRESET); not retried, because the create may have taken effect before the failure'
+    )
+    expect(server.requests()).toBe(1)
+  })
+
+  it('repeats a server-side apply PATCH whose connection was reset', async () => {
+    const server = await resettingServer(2)
+    const res = await clientFor(server.url).request(
+      { method: 'PATCH', path: '/api/v1/x', body: {} },
+      'apply'
+    )
+    expect(res.status).toBe(200)
+    expect(server.requests()).toBe(3)
+  })
+
+  it('gives up on a server that never answers after the request timeout, saying so', async () => {
+    const server = await resettingServer(Infinity, 'hang')
+    const loaded = loadKubeConfig({ env: { KUBECONFIG: kubeconfigFile(server.url) } })
+    const client = new KubeClient(loaded, {
+      retry: { budgetMs: 500, initialDelayMs: 20, maxDelayMs: 100, requestTimeoutMs: 300 }
+    })
+    const started = Date.now()
+    const error = await client
+      .request({ method: 'GET', path: '/api' }, 'read state of manifest "m"')
+      .catch((e: unknown) => e as Error)
+    expect((error as Error).message).toMatch(
+      new RegExp(
+        `^read state of manifest "m": the Kubernetes API server at ${server.url} did not answer ` +
+          'within the request timeout of 0.3 s after [12] attempts? in [\\d.]+ s$'
+      )
+    )
+    expect(Date.now() - started).toBeLessThan(2000)
+    client.close()
   })
 
   it('reuses one keep-alive connection for sequential requests', async () => {

@@ -1,0 +1,388 @@
+// Faults on a real API server (docs/reliability.md#faults): kube-apiserver killed in the middle
+// of a layer (with and without a restart inside the retry budget), a loopback proxy that resets
+// connections and answers 429/503 with Retry-After, and a SIGSTOP'd (hung) server. These tests
+// start their own etcd + kube-apiserver, so killing it leaves the run's shared cluster alone.
+// Invariants checked after every fault: the run fails with a message naming the manifest, the
+// object and the cause (or succeeds when the fault was retried), State records only objects
+// that are on the server with the recorded content, and a re-run converges to the State and
+// objects a clean run gives.
+import { mkdtempSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
+import { openKubeSession, type KubeSession } from '../../../src/adapters/kube-session.js'
+import type { RetryPolicy } from '../../../src/adapters/kube-client.js'
+import { runLayeredApply, type ApplyReport } from '../../../src/apply/layered-apply.js'
+import type { ManifestUnit } from '../../../src/apply/manifest-unit.js'
+import type { Cluster as ClusterPort } from '../../../src/apply/ports.js'
+import type { JsonObject } from '../../../src/go/yaml.js'
+import { computeContentHash } from '../../../src/state/hash.js'
+import {
+  restartApiserver,
+  startCluster,
+  stopCluster,
+  type Cluster
+} from '../../cluster/launcher.js'
+import { resolveToolPaths } from '../../cluster/tool-paths.js'
+import {
+  configMap,
+  desiredOf,
+  memoryLog,
+  namespace,
+  uniqueName,
+  unit
+} from '../../support/cluster.js'
+import { startFaultProxy, type FaultProxy, type FaultRule } from '../../support/fault-proxy.js'
+
+let cluster: Cluster
+let proxy: FaultProxy
+let direct: KubeSession
+
+beforeAll(async () => {
+  const tools = resolveToolPaths()
+  cluster = await startCluster({ kubeApiserverBin: tools.kubeApiserver, etcdBin: tools.etcd })
+  proxy = await startFaultProxy({
+    upstream: cluster.server,
+    certDir: path.join(cluster.workDir, 'certs')
+  })
+  direct = openKubeSession({ env: { KUBECONFIG: cluster.adminKubeconfig } })
+}, 240_000)
+
+afterAll(async () => {
+  direct?.close()
+  await proxy?.close()
+  if (cluster) await stopCluster(cluster)
+}, 60_000)
+
+/** Short limits so that a fault ends a run in seconds. */
+const FAST: Partial<RetryPolicy> = {
+  budgetMs: 3000,
+  initialDelayMs: 50,
+  maxDelayMs: 1500,
+  requestTimeoutMs: 2000
+}
+
+function sessionVia(kind: 'direct' | 'proxy', retry: Partial<RetryPolicy> = FAST): KubeSession {
+  const kubeconfig =
+    kind === 'direct'
+      ? cluster.adminKubeconfig
+      : proxy.kubeconfigVia(
+          cluster.adminKubeconfig,
+          path.join(mkdtempSync(path.join(os.tmpdir(), 'tazuna-fault-')), 'kubeconfig')
+        )
+  return openKubeSession({ env: { KUBECONFIG: kubeconfig }, retry })
+}
+
+/** Three manifests in three layers (b depends on a, c on b), each a few ConfigMaps. */
+function scenario(): { layers: ManifestUnit[][]; objects: Record<string, JsonObject[]> } {
+  const ns = uniqueName('fault')
+  const [a, b, c] = ['a', 'b', 'c'].map((p) => uniqueName(p)) as [string, string, string]
+  const cms = (prefix: string): JsonObject[] =>
+    [1, 2, 3, 4, 5].map((i) => configMap(ns, `${prefix}${i}`, { v: `${prefix}${i}` }))
+  return {
+    layers: [[unit(a)], [unit(b)], [unit(c)]],
+    objects: { [a]: [namespace(ns), ...cms('a')], [b]: cms('b'), [c]: cms('c') }
+  }
+}
+
+async function applyRun(
+  session: KubeSession,
+  s: ReturnType<typeof scenario>,
+  cluster: ClusterPort = session.cluster
+): Promise<ApplyReport> {
+  return runLayeredApply(
+    s.layers,
+    [],
+    { sync: true, prune: false, atomic: false, gitCommitHash: 'c0ffee' },
+    {
+      cluster,
+      store: session.store,
+      clock: { now: () => Date.now(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) },
+      log: memoryLog(),
+      build: (m) => Promise.resolve(desiredOf(m.name, s.objects[m.name] ?? []))
+    }
+  )
+}
+
+/**
+ * Every State entry of every manifest names an object that is on the server with the content
+ * it records; returns the manifests that have State.
+ */
+async function assertStateMatchesServer(s: ReturnType<typeof scenario>): Promise<string[]> {
+  const recorded: string[] = []
+  for (const name of Object.keys(s.objects)) {
+    const stored = await direct.store.readMany([name])
+    const state = stored.get(name)?.state
+    if (state === undefined || state.entries.size === 0) continue
+    recorded.push(name)
+    const desired = desiredOf(name, s.objects[name] ?? [])
+    for (const [key, hash] of state.entries) {
+      expect(desired.entries.get(key)).toBe(hash)
+      const object = (s.objects[name] ?? []).find((o) => computeContentHash(o) === hash)
+      const meta = object?.metadata as { name: string; namespace?: string }
+      const live = await direct.cluster.get({
+        apiVersion: object?.apiVersion as string,
+        kind: object?.kind as string,
+        name: meta.name,
+        ...(meta.namespace === undefined ? {} : { namespace: meta.namespace })
+      })
+      expect(live).toBeDefined()
+      if (object?.kind === 'ConfigMap') expect(live?.data).toEqual(object.data)
+    }
+  }
+  return recorded
+}
+
+/** A re-run succeeds, the next one changes nothing, and State equals a clean run's. */
+async function assertConverges(s: ReturnType<typeof scenario>): Promise<void> {
+  const session = sessionVia('direct')
+  try {
+    expect(await applyRun(session, s)).toMatchObject({ ok: true })
+    const again = await applyRun(session, s)
+    expect(again.ok).toBe(true)
+    expect(again.layers.flatMap((l) => l.manifests.map((m) => m.result))).toEqual([
+      'unchanged',
+      'unchanged',
+      'unchanged'
+    ])
+    for (const name of Object.keys(s.objects)) {
+      const state = (await direct.store.readMany([name])).get(name)?.state
+      expect(state?.entries).toEqual(desiredOf(name, s.objects[name] ?? []).entries)
+    }
+    expect(await assertStateMatchesServer(s)).toEqual(Object.keys(s.objects))
+  } finally {
+    session.close()
+  }
+}
+
+/** `session.cluster` with `before` called before each apply. */
+function withHook(session: KubeSession, before: (o: JsonObject) => void): ClusterPort {
+  return {
+    apply: (o) => {
+      before(o)
+      return session.cluster.apply(o)
+    },
+    delete: (r) => session.cluster.delete(r),
+    get: (r) => session.cluster.get(r)
+  }
+}
+
+const nameOf = (o: JsonObject): string => String((o.metadata as { name?: unknown }).name)
+
+describe('kube-apiserver killed in the middle of a layer', () => {
+  it('fails naming manifest, object and server when it stays down past the retry budget; State holds only applied objects; a re-run converges', async () => {
+    const s = scenario()
+    const session = sessionVia('direct')
+    let killed = false
+    const hooked = withHook(session, (o) => {
+      if (!killed && nameOf(o) === 'b3') {
+        killed = true
+        process.kill(cluster.apiserver.pid, 'SIGKILL')
+      }
+    })
+    let report: ApplyReport
+    try {
+      report = await applyRun(session, s, hooked)
+    } finally {
+      session.close()
+    }
+    expect(killed).toBe(true)
+    expect(report.ok).toBe(false)
+    const [a, b] = Object.keys(s.objects) as [string, string, string]
+    expect(report.error).toMatch(
+      new RegExp(
+        `^layer 1 apply failed: manifest "${b}": .*apply v1 ConfigMap \\S+/b\\d: the Kubernetes ` +
+          `API server at ${cluster.server} is unreachable \\(ECONNREFUSED\\) after \\d+ attempts in [\\d.]+ s`,
+        's'
+      )
+    )
+    expect(report.layers.map((l) => l.result)).toEqual(['succeeded', 'failed', 'not-run'])
+
+    await restartApiserver(cluster)
+    // Layer 0 was saved before the kill; the failed manifest and the one after it have no State.
+    expect(await assertStateMatchesServer(s)).toEqual([a])
+    await assertConverges(s)
+  })
+
+  it('retries through a restart that completes within the retry budget, and the run succeeds', async () => {
+    const s = scenario()
+    const session = sessionVia('direct', { ...FAST, budgetMs: 120_000, maxDelayMs: 1000 })
+    let restarted: Promise<void> | undefined
+    const hooked = withHook(session, (o) => {
+      if (restarted === undefined && nameOf(o) === 'b3') {
+        process.kill(cluster.apiserver.pid, 'SIGKILL')
+        restarted = restartApiserver(cluster)
+      }
+    })
+    try {
+      const report = await applyRun(session, s, hooked)
+      await restarted
+      expect(restarted).toBeDefined()
+      expect(report).toMatchObject({ ok: true })
+    } finally {
+      session.close()
+    }
+    await assertConverges(s)
+  })
+})
+
+describe('a proxy that resets connections and answers 429/503 with Retry-After', () => {
+  it('retries reads and server-side apply PATCHes through every fault kind, and the run succeeds', async () => {
+    const s = scenario()
+    const session = sessionVia('proxy')
+    const start = proxy.requests.length
+    const kinds = ['reset', 'reset-after-forward', '429', '503'] as const
+    let faulted = 0
+    // Every third non-POST request fails, cycling through the fault kinds.
+    const rule: FaultRule = (req, index) => {
+      if (req.method === 'POST' || (index - start) % 3 !== 2) return { kind: 'pass' }
+      const kind = kinds[faulted++ % kinds.length]
+      if (kind === '429') return { kind: 'status', status: 429, retryAfterSeconds: 1 }
+      if (kind === '503') return { kind: 'status', status: 503, retryAfterSeconds: 0 }
+      return { kind: kind ?? 'reset' }
+    }
+    proxy.setRule(rule)
+    let report: ApplyReport
+    const started = Date.now()
+    try {
+      report = await applyRun(session, s)
+    } finally {
+      proxy.setRule(() => ({ kind: 'pass' }))
+      session.close()
+    }
+    expect(report).toMatchObject({ ok: true })
+    const seen = proxy.requests.slice(start)
+    const faultKinds = new Set(seen.map((r) => r.fault))
+    expect([...faultKinds].sort()).toEqual(['pass', 'reset', 'reset-after-forward', 'status'])
+    expect(seen.filter((r) => r.fault !== 'pass').length).toBeGreaterThanOrEqual(8)
+    // Each faulted PATCH was sent again (maybe faulted again) until the server answered it.
+    for (const [i, r] of seen.entries()) {
+      if (r.method !== 'PATCH' || r.fault === 'pass') continue
+      const retried = seen
+        .slice(i + 1)
+        .find((x) => x.method === 'PATCH' && x.path === r.path && x.fault === 'pass')
+      expect([200, 201]).toContain(retried?.upstreamStatus)
+    }
+    // Retry-After: 1 was honoured at least once, so the run took at least that long.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1000)
+    await assertConverges(s)
+  })
+
+  it('does not repeat a State create whose connection was reset after the server acted; fails clearly; a re-run converges', async () => {
+    const s = scenario()
+    const session = sessionVia('proxy')
+    const start = proxy.requests.length
+    let dropped = false
+    proxy.setRule((req) => {
+      if (!dropped && req.method === 'POST' && /\/configmaps(\?|$)/.test(req.path)) {
+        dropped = true
+        return { kind: 'reset-after-forward' }
+      }
+      return { kind: 'pass' }
+    })
+    let report: ApplyReport
+    try {
+      report = await applyRun(session, s)
+    } finally {
+      proxy.setRule(() => ({ kind: 'pass' }))
+      session.close()
+    }
+    const [a] = Object.keys(s.objects) as [string]
+    expect(report.ok).toBe(false)
+    expect(report.error).toContain(
+      `the Kubernetes API server at ${proxy.url} closed the connection (ECONNRESET); not ` +
+        'retried, because the create may have taken effect before the failure'
+    )
+    expect(report.error).toContain(`"${a}"`)
+    const posts = proxy.requests.slice(start).filter((r) => r.method === 'POST')
+    expect(posts.filter((r) => r.fault === 'reset-after-forward')).toHaveLength(1)
+    expect(posts.filter((r) => /\/configmaps(\?|$)/.test(r.path))).toHaveLength(1)
+    // The server did create the State: it matches the objects, which were applied before it.
+    expect(await assertStateMatchesServer(s)).toEqual([a])
+    await assertConverges(s)
+  })
+
+  it('repeats a create the server refused with 429 or 503 + Retry-After, and the run succeeds', async () => {
+    const s = scenario()
+    const session = sessionVia('proxy')
+    const start = proxy.requests.length
+    let refused = 0
+    proxy.setRule((req) => {
+      if (req.method !== 'POST' || !/\/configmaps(\?|$)/.test(req.path) || refused >= 2) {
+        return { kind: 'pass' }
+      }
+      refused++
+      return refused === 1
+        ? { kind: 'status', status: 429, retryAfterSeconds: 0 }
+        : { kind: 'status', status: 503, retryAfterSeconds: 0 }
+    })
+    let report: ApplyReport
+    try {
+      report = await applyRun(session, s)
+    } finally {
+      proxy.setRule(() => ({ kind: 'pass' }))
+      session.close()
+    }
+    expect(report).toMatchObject({ ok: true })
+    const creates = proxy.requests
+      .slice(start)
+      .filter((r) => r.method === 'POST' && /\/configmaps(\?|$)/.test(r.path))
+    // Three State creates reach the server; the first was refused twice before it.
+    expect(creates.map((r) => r.fault)).toEqual(['status', 'status', 'pass', 'pass', 'pass'])
+    await assertConverges(s)
+  })
+
+  it('returns a 503 without Retry-After on a create without repeating it, and the run fails naming the manifest', async () => {
+    const s = scenario()
+    const session = sessionVia('proxy')
+    const start = proxy.requests.length
+    proxy.setRule((req) =>
+      req.method === 'POST' && /\/configmaps(\?|$)/.test(req.path)
+        ? { kind: 'status', status: 503 }
+        : { kind: 'pass' }
+    )
+    let report: ApplyReport
+    try {
+      report = await applyRun(session, s)
+    } finally {
+      proxy.setRule(() => ({ kind: 'pass' }))
+      session.close()
+    }
+    const [a] = Object.keys(s.objects) as [string]
+    expect(report.ok).toBe(false)
+    expect(report.error).toMatch(
+      new RegExp(`"${a}".*HTTP 503.*injected by the fault proxy \\(HTTP 503\\)`, 's')
+    )
+    const creates = proxy.requests
+      .slice(start)
+      .filter((r) => r.method === 'POST' && /\/configmaps(\?|$)/.test(r.path))
+    expect(creates).toHaveLength(1)
+    expect(await assertStateMatchesServer(s)).toEqual([])
+    await assertConverges(s)
+  })
+})
+
+describe('a hung (SIGSTOP) kube-apiserver', () => {
+  it('ends the run within a bounded time with a request-timeout error; nothing is recorded; a re-run converges', async () => {
+    const s = scenario()
+    const session = sessionVia('direct', { ...FAST, budgetMs: 1000, requestTimeoutMs: 1500 })
+    let report: ApplyReport
+    const started = Date.now()
+    process.kill(cluster.apiserver.pid, 'SIGSTOP')
+    try {
+      report = await applyRun(session, s)
+    } finally {
+      process.kill(cluster.apiserver.pid, 'SIGCONT')
+      session.close()
+    }
+    const elapsed = Date.now() - started
+    expect(report.ok).toBe(false)
+    expect(report.error).toContain(
+      `the Kubernetes API server at ${cluster.server} did not answer within the request timeout of 1.5 s`
+    )
+    // One timed-out attempt (the budget allows no second one), a little slack for a busy machine.
+    expect(elapsed).toBeLessThan(10_000)
+    expect(await assertStateMatchesServer(s)).toEqual([])
+    await assertConverges(s)
+  })
+})
