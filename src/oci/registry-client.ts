@@ -9,7 +9,11 @@
 import { createHash } from 'node:crypto'
 import { HttpTransportError, type HttpClient, type HttpResponse } from '../render/ports.js'
 import { cleanScopes, parseChallenge, pullScope } from './auth-challenge.js'
+import { checkRealm } from './bearer-realm.js'
 import { registryHost, type OciReference } from './reference.js'
+import { OciRegistryError, statusError } from './registry-error.js'
+
+export { OciRegistryError } from './registry-error.js'
 
 /** Registry credentials; used only when both are non-empty, as Helm's ClientOptBasicAuth. */
 export interface RegistryCredentials {
@@ -45,21 +49,6 @@ export interface FetchedManifest {
   digest: string
   mediaType: string
   manifest: OciManifest
-}
-
-/**
- * A registry request that failed. `status` is the HTTP status (undefined when no answer came);
- * the message names the URL and the registry's error text, never a credential or token.
- */
-export class OciRegistryError extends Error {
-  override name = 'OciRegistryError'
-  constructor(
-    message: string,
-    readonly status?: number,
-    readonly reason?: 'auth' | 'not-found' | 'unreachable' | 'digest' | 'protocol'
-  ) {
-    super(message)
-  }
 }
 
 /** oras-go's default manifest Accept list. */
@@ -269,68 +258,6 @@ function basicToken(c: RegistryCredentials): string {
   return Buffer.from(`${c.username}:${c.password}`, 'utf8').toString('base64')
 }
 
-/** oras-go `validateRealm`: http realms only for http registries, private hosts only as itself. */
-function checkRealm(realm: string, host: string, overHttp: boolean): void {
-  if (realm === '')
-    throw new OciRegistryError(
-      `registry ${host} sent a Bearer challenge without realm`,
-      undefined,
-      'auth'
-    )
-  let url: URL
-  try {
-    url = new URL(realm)
-  } catch {
-    throw new OciRegistryError(
-      `registry ${host}: failed to parse bearer realm ${realm}`,
-      undefined,
-      'auth'
-    )
-  }
-  if (url.protocol === 'http:' && !overHttp) {
-    throw new OciRegistryError(
-      `registry ${host}: bearer realm ${realm} uses http but the registry was contacted over https`,
-      undefined,
-      'auth'
-    )
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new OciRegistryError(
-      `registry ${host}: bearer realm ${realm} uses an unsupported scheme`,
-      undefined,
-      'auth'
-    )
-  }
-  const realmHost = url.hostname.replace(/^\[|\]$/g, '')
-  const registryHostname = new URL(`http://${host}`).hostname.replace(/^\[|\]$/g, '')
-  if (isPrivateAddress(realmHost) && realmHost !== registryHostname) {
-    throw new OciRegistryError(
-      `registry ${host}: bearer realm host ${realmHost} is a loopback, link-local, private, or unspecified address`,
-      undefined,
-      'auth'
-    )
-  }
-}
-
-function isPrivateAddress(host: string): boolean {
-  const v4 = /^(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(host)
-  if (v4 !== null) {
-    const [a, b] = [Number(v4[1]), Number(v4[2])]
-    return (
-      a === 127 ||
-      a === 10 ||
-      a === 0 ||
-      (a === 169 && b === 254) ||
-      (a === 172 && b >= 16 && b <= 31) ||
-      (a === 192 && b === 168)
-    )
-  }
-  const h = host.toLowerCase()
-  return (
-    h === '::1' || h === '::' || h.startsWith('fe80:') || h.startsWith('fc') || h.startsWith('fd')
-  )
-}
-
 function nextPage(link: string | undefined): string | undefined {
   if (link === undefined) return undefined
   const m = /<([^>]*)>\s*;\s*rel="?next"?/.exec(link)
@@ -353,34 +280,4 @@ function parseJson(response: HttpResponse, what: string): Record<string, unknown
     undefined,
     'protocol'
   )
-}
-
-/** The registry's own error text (distribution `{"errors":[{code,message}]}`), if any. */
-function registryMessage(response: HttpResponse): string {
-  try {
-    const body = JSON.parse(new TextDecoder().decode(response.body)) as {
-      errors?: { code?: string; message?: string }[]
-    }
-    const parts = (body.errors ?? []).map((e) =>
-      [e.code?.toLowerCase().replaceAll('_', ' '), e.message].filter(Boolean).join(': ')
-    )
-    if (parts.length > 0) return parts.join('; ')
-  } catch {
-    // not JSON: the status says enough
-  }
-  return ''
-}
-
-function statusError(response: HttpResponse, what: string, downgraded: boolean): OciRegistryError {
-  const detail = registryMessage(response)
-  let message = `GET ${what}: response status ${response.status}${detail ? `: ${detail}` : ''}`
-  let reason: OciRegistryError['reason'] = 'protocol'
-  if (response.status === 401 || response.status === 403) {
-    reason = 'auth'
-    if (downgraded) {
-      message +=
-        ' (the registry answered https in plain http; Helm v3.21 then sends no credentials)'
-    }
-  } else if (response.status === 404) reason = 'not-found'
-  return new OciRegistryError(message, response.status, reason)
 }
