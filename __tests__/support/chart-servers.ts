@@ -151,6 +151,29 @@ export function runHelm(
   }
 }
 
+/**
+ * Runs helm like runHelm but without blocking the event loop, for commands that talk to a
+ * server living in the test process (the chart repository).
+ */
+export async function runHelmAsync(
+  helm: string,
+  args: readonly string[],
+  options: { home: string }
+): Promise<{ exitCode: number; output: string }> {
+  const child = spawn(helm, args, {
+    env: { ...process.env, ...privateHelmEnv(options.home) },
+    stdio: ['ignore', 'pipe', 'pipe']
+  })
+  let output = ''
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  const exitCode = await new Promise<number>((resolve, reject) => {
+    child.once('error', reject)
+    child.once('close', (code) => resolve(code ?? -1))
+  })
+  return { exitCode, output }
+}
+
 /** Pushes a packaged chart with `helm push --plain-http`; returns the manifest digest it reports. */
 export function pushChart(
   helm: string,

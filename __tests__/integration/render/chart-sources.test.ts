@@ -4,7 +4,7 @@
 // pushed by the real `helm push`. Expected archives are the very bytes helm packaged; expected
 // versions follow Helm v3.21.4's selection (newest first, prereleases only when asked).
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
@@ -16,6 +16,7 @@ import {
   buildTestRegistry,
   pushChart,
   runHelm,
+  runHelmAsync,
   startChartRepository,
   startTestRegistry,
   type ChartRepositoryServer,
@@ -237,6 +238,70 @@ describe('HTTP chart repository', () => {
         `^release "web": chart repository ${url.replaceAll('.', '\\.')}: looks like it is not a valid chart repository or cannot be reached: .*ECONNREFUSED`
       )
     )
+  })
+})
+
+/**
+ * The version real `helm pull` picks (from the file it writes), or 'error'. Asynchronous: the
+ * chart repository it talks to is served by this very process.
+ */
+async function helmPulls(args: string[], version: string): Promise<string> {
+  const dest = mkdtempSync(path.join(work, 'pull-'))
+  const versionArgs = version === '' ? [] : ['--version', version]
+  try {
+    const result = await runHelmAsync(
+      testTools().helm!,
+      ['pull', ...args, ...versionArgs, '--destination', dest],
+      { home: helmHome }
+    )
+    if (result.exitCode !== 0) return 'error'
+    const [file = ''] = readdirSync(dest)
+    return /^demo-(.*)\.tgz$/.exec(file)?.[1] ?? `unexpected ${file}`
+  } finally {
+    rmSync(dest, { recursive: true, force: true })
+  }
+}
+
+async function weFetch(request: ChartFetchRequest): Promise<string> {
+  return fetchChart(http, request).then(
+    (chart) => chart.version,
+    () => 'error'
+  )
+}
+
+const PARITY_VERSIONS = [
+  '',
+  '1.2.4',
+  '1.2',
+  '1.x',
+  '~1.2',
+  '^1',
+  '*',
+  '<1.2.4',
+  '>1.2.3 <1.3',
+  '!=1.3.0',
+  '>=2.0.0-0',
+  '1.2.3 || 2.0.0-rc.1',
+  '^2.0.0-0',
+  '9.9.9',
+  '>=3',
+  'latest',
+  'v1.2.4'
+]
+
+describe('version selection, against real helm pull', () => {
+  it.each(PARITY_VERSIONS)(
+    'picks from a chart repository what helm does for %j',
+    async (version) => {
+      const ours = await weFetch(repoRequest(repository(openRepo.url), version))
+      expect(ours).toBe(await helmPulls(['demo', '--repo', openRepo.url], version))
+    }
+  )
+
+  it.each(PARITY_VERSIONS)('picks from a registry what helm does for %j', async (version) => {
+    const chart = `oci://${registries.none.address}/charts/demo`
+    const ours = await weFetch(ociRequest(chart, version))
+    expect(ours).toBe(await helmPulls([chart, '--plain-http'], version))
   })
 })
 
