@@ -65,25 +65,26 @@ function repoRequest(repo: HelmRepository, version: string): ChartFetchRequest {
   return { source, version, release: 'web' }
 }
 
+/**
+ * A request for `chart` (`oci://<registry>/charts/demo[:tag][@digest]`). With credentials it
+ * goes through a declared repository, the only place a helmfile can give them: alias `reg` at
+ * `oci://<registry>/charts`, chart `reg/demo` (so no tag or digest).
+ */
 function ociRequest(
   chart: string,
   version: string,
   options: { creds?: { username: string; password: string }; plainHttp?: boolean } = {}
 ): ChartFetchRequest {
-  const repos = [
-    {
-      name: 'reg',
-      url: chart.replace(/\/demo.*$/, ''),
-      username: options.creds?.username ?? '',
-      password: options.creds?.password ?? '',
-      oci: true
-    }
-  ]
+  const { creds, plainHttp } = options
   const source =
-    chart.startsWith('oci://') && options.creds === undefined
+    creds === undefined
       ? resolveChartSource(chart, [], (p) => p)
-      : resolveChartSource(`reg/${chart.replace(/^.*\//, '')}`, repos, (p) => p)
-  return { source, version, release: 'web', plainHttp: options.plainHttp }
+      : resolveChartSource(
+          'reg/demo',
+          [{ name: 'reg', url: chart.replace(/\/demo$/, ''), ...creds, oci: true }],
+          (p) => p
+        )
+  return { source, version, release: 'web', plainHttp }
 }
 
 async function closedPort(): Promise<number> {
