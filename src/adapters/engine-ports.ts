@@ -9,6 +9,7 @@ import type { EngineLog, EnginePorts } from '../engine/ports.js'
 import { GO_TEMPLATE_PROGRAM, locateGoWasm, RENDER_PROGRAMS } from './go-wasm-files.js'
 import { createGoRenderModule } from './go-render-module.js'
 import { createGoTemplateEngine } from './go-template-engine.js'
+import { createHttpClient } from './http-client.js'
 import { describeRenderers } from '../report/renderers.js'
 import { systemClock } from './clock.js'
 import { createExecRunner } from './command-runner.js'
@@ -48,6 +49,7 @@ export function processEnginePorts(options: ProcessPortsOptions): EnginePorts {
       locateGoWasm(GO_TEMPLATE_PROGRAM, env, options.codeDir)
     ),
     renderer: sharedRenderModule(options),
+    http: createHttpClient(),
     runner: createExecRunner(),
     files: createNodeFiles({
       ...(options.tempDir ? { tempDir: options.tempDir } : {}),

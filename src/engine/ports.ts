@@ -5,7 +5,7 @@
  */
 import type { LeaseStore } from '../apply/lease-lock.js'
 import type { ConfigFiles } from '../config/files.js'
-import type { BuildFiles, CommandRunner, RenderModule } from '../render/ports.js'
+import type { BuildFiles, CommandRunner, HttpClient, RenderModule } from '../render/ports.js'
 import type { Clock, Cluster, Discovery, StateStore } from '../apply/ports.js'
 import type { TemplateEngine } from '../go/template/engine.js'
 
@@ -47,6 +47,8 @@ export interface EnginePorts {
   templates: TemplateEngine
   /** kustomize and Helm at Tazuna's versions, loaded on the first render that needs them. */
   renderer: RenderModule
+  /** Chart downloads (docs/compatibility.md#chart-download). */
+  http: HttpClient
   runner: CommandRunner
   /** The user's files (tazuna.yaml, includes, manifests, envfiles) and private temp files. */
   files: ConfigFiles & BuildFiles

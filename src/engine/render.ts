@@ -24,13 +24,13 @@ export function renderContext(
   return {
     runner: ports.runner,
     renderer: ports.renderer,
+    http: ports.http,
     templates: ports.templates,
     configDir: run.config.dir,
     environment: settings.environment,
     providers: run.config.config.spec.providers,
     registerSecret: ports.registerSecret,
     lookupEnv: (name) => env[name],
-    ...(env.HELM_BIN ? { tools: { helm: env.HELM_BIN } } : {}),
     files: ports.files
   }
 }

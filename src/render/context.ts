@@ -3,7 +3,7 @@
  * Everything that touches the world comes in here (command runner, files, template engine, the
  * environment, the secret sink), so the builders stay testable with real tools and no mocks.
  */
-import type { BuildFiles, CommandRunner, RenderModule } from './ports.js'
+import type { BuildFiles, CommandRunner, HttpClient, RenderModule } from './ports.js'
 import type { TemplateEngine } from '../go/template/engine.js'
 import type { JsonValue } from '../go/yaml.js'
 
@@ -51,11 +51,8 @@ export interface ProviderSpec {
   envfile?: { path?: string }
 }
 
-/** Programs the builders run; each defaults to its name looked up on PATH. */
+/** Programs the builders run (only `op`: rendering is in-process); default: `op` on PATH. */
 export interface ToolCommands {
-  kustomize?: string
-  kubectl?: string
-  helm?: string
   op?: string
 }
 
@@ -65,6 +62,8 @@ export interface BuildContext {
   runner: CommandRunner
   /** kustomize and Helm, in-process (docs/renderers.md). */
   renderer: RenderModule
+  /** Chart downloads from chart repositories and OCI registries. */
+  http: HttpClient
   templates: TemplateEngine
   /** Absolute directory of tazuna.yaml; manifest and envfile paths are relative to it. */
   configDir: string

@@ -1,5 +1,5 @@
 /**
- * Running kustomize, kubectl, helm and op with errors that say what to do: a missing program
+ * Running op (1Password) with errors that say what to do: a missing program
  * names itself and how to install it; a failing one names the command, its exit code and the
  * tail of its stderr, with every registered secret redacted.
  */
@@ -11,18 +11,12 @@ import type { ToolCommands } from './context.js'
 export type ToolName = keyof Required<ToolCommands>
 
 const INSTALL_HINTS: Record<ToolName, string> = {
-  kustomize:
-    'install kustomize v5 (https://kubectl.docs.kubernetes.io/installation/kustomize/) or kubectl, which embeds it',
-  kubectl: 'install kubectl (https://kubernetes.io/docs/tasks/tools/)',
-  helm: 'install Helm v3 (https://helm.sh/docs/intro/install/; in a workflow, azure/setup-helm)',
   op: 'install the 1Password CLI (https://developer.1password.com/docs/cli/get-started/; in a workflow, 1password/install-cli-action) and sign it in, e.g. with OP_SERVICE_ACCOUNT_TOKEN'
 }
 
 /** How many trailing stderr lines a failure message keeps, and at most how many characters. */
 const STDERR_TAIL_LINES = 20
 const STDERR_TAIL_CHARS = 4096
-/** A flag given more often than this is shown once, with its count (helm's --api-versions). */
-const REPEATED_FLAG_SHOWN = 3
 
 /** A tool invocation: which program, and how to redact what it prints. */
 export interface ToolRun {
@@ -71,7 +65,7 @@ export async function runTool(
     throw error
   }
   if (result.exitCode !== 0) {
-    const commandLine = [command, ...abbreviateRepeatedFlags(args)].map(quoteArg).join(' ')
+    const commandLine = [command, ...args].map(quoteArg).join(' ')
     const tail = stderrTail(result.stderr)
     throw new ToolError(
       run.redact(
@@ -100,31 +94,6 @@ export function stderrTail(
     cut = true
   }
   return cut ? `[...]\n${kept}` : kept
-}
-
-/**
- * The arguments as a failure message shows them: a flag that repeats more than a few times
- * with a value (helm gets one `--api-versions` per served API, ~200 of them) is shown once,
- * followed by how many values it had, so the cause is not buried under the command line.
- */
-export function abbreviateRepeatedFlags(args: readonly string[]): string[] {
-  const counts = new Map<string, number>()
-  for (const [i, arg] of args.entries()) {
-    if (arg.startsWith('--') && i + 1 < args.length) counts.set(arg, (counts.get(arg) ?? 0) + 1)
-  }
-  const shown: string[] = []
-  const done = new Set<string>()
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!
-    if ((counts.get(arg) ?? 0) <= REPEATED_FLAG_SHOWN) {
-      shown.push(arg)
-      continue
-    }
-    if (!done.has(arg)) shown.push(arg, `<${counts.get(arg)} values>`)
-    done.add(arg)
-    i++
-  }
-  return shown
 }
 
 function prefix(describe: string | undefined): string {

@@ -6,13 +6,13 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createExecRunner } from '../../../src/adapters/command-runner.js'
 import { createNodeFiles } from '../../../src/adapters/node-files.js'
+import { createHttpClient } from '../../../src/adapters/http-client.js'
 import type { CommandRunner } from '../../../src/render/ports.js'
 import type {
   BuildContext,
   BuildManifestSpec,
   HelmCapabilities,
-  ProviderSpec,
-  ToolCommands
+  ProviderSpec
 } from '../../../src/render/context.js'
 import { createGoTemplateEngine } from '../../../src/adapters/go-template-engine.js'
 import type { JsonObject } from '../../../src/go/yaml.js'
@@ -26,7 +26,7 @@ export const fixturesDir = path.resolve(
 )
 
 /** helm and kustomize as built by scripts/build-tools.sh (HELM_BIN/KUSTOMIZE_BIN win). */
-export function testTools(): ToolCommands {
+export function testTools(): { helm?: string; kustomize?: string } {
   const helm = process.env.HELM_BIN
   const kustomize = process.env.KUSTOMIZE_BIN
   if (helm && kustomize) return { helm, kustomize }
@@ -79,6 +79,7 @@ export function loadFixture(name: string, overrides: Partial<BuildContext> = {})
     ctx: {
       runner,
       renderer: testRenderModule(),
+      http: createHttpClient(),
       templates: engine,
       configDir: dir,
       environment: c.environment ?? '',
@@ -86,7 +87,6 @@ export function loadFixture(name: string, overrides: Partial<BuildContext> = {})
       providers: c.providers ?? [],
       registerSecret: (value) => registered.push(value),
       lookupEnv: (name) => c.env?.[name],
-      tools: testTools(),
       files: createNodeFiles(),
       ...overrides
     }

@@ -5,12 +5,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { createExecRunner } from '../../../src/adapters/command-runner.js'
 import { createSecretRegistry } from '../../../src/render/secrets.js'
-import {
-  abbreviateRepeatedFlags,
-  MissingToolError,
-  runTool,
-  stderrTail
-} from '../../../src/render/tools.js'
+import { MissingToolError, runTool, stderrTail } from '../../../src/render/tools.js'
 import { ToolError } from '../../../src/errors.js'
 
 let dir: string
@@ -29,7 +24,6 @@ beforeAll(() => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'tazuna-tools-test-'))
   script('echo-args', 'for a in "$@"; do printf "[%s]" "$a"; done')
   script('fail', 'echo "line 1" >&2; echo "token=$1 rejected" >&2; exit 3')
-  script('kubectl', 'printf "kubectl"; for a in "$@"; do printf " [%s]" "$a"; done')
 })
 afterAll(() => {
   process.env.PATH = originalPath
@@ -39,7 +33,7 @@ afterAll(() => {
 describe('runTool', () => {
   it('passes arguments as an array, unquoted and unsplit', async () => {
     const out = await runTool(
-      { runner, tool: 'helm', command: path.join(dir, 'echo-args'), redact: noRedact },
+      { runner, tool: 'op', command: path.join(dir, 'echo-args'), redact: noRedact },
       ['a b', "it's", '$HOME', '']
     )
     expect(out).toBe("[a b][it's][$HOME][]")
@@ -47,12 +41,12 @@ describe('runTool', () => {
 
   it('names a missing tool and how to install it', async () => {
     const run = runTool(
-      { runner, tool: 'helm', command: path.join(dir, 'no-such-helm'), redact: noRedact },
+      { runner, tool: 'op', command: path.join(dir, 'no-such-op'), redact: noRedact },
       []
     )
     await expect(run).rejects.toThrow(MissingToolError)
     await expect(run).rejects.toThrow(
-      /helm is required but was not found at .*no-such-helm: install Helm v3/
+      /op is required but was not found at .*no-such-op: install the 1Password CLI/
     )
   })
 
@@ -82,19 +76,5 @@ describe('stderrTail', () => {
     expect(tail.length).toBe('[...]\n'.length + 4096)
     expect(tail.startsWith('[...]\nxxx')).toBe(true)
     expect(tail.endsWith('x the cause')).toBe(true)
-  })
-})
-
-describe('abbreviateRepeatedFlags', () => {
-  it('shows a flag repeated ~200 times once, with its count, and keeps the rest', () => {
-    const apis = Array.from({ length: 200 }, (_, i) => ['--api-versions', `g${i}/v1`]).flat()
-    expect(
-      abbreviateRepeatedFlags(['template', 'app', './chart', ...apis, '--namespace', 'ns'])
-    ).toEqual(['template', 'app', './chart', '--api-versions', '<200 values>', '--namespace', 'ns'])
-  })
-
-  it('leaves flags that repeat a few times alone (values files in order)', () => {
-    const args = ['template', '--values', 'a.yaml', '--values', 'b.yaml', '--values', 'c.yaml']
-    expect(abbreviateRepeatedFlags(args)).toEqual(args)
   })
 })

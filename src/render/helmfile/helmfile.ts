@@ -8,19 +8,13 @@ import { ConfigError, ToolError } from '../../errors.js'
 import { helmfileTemplateData, TemplateError } from '../../go/template/engine.js'
 import { parseYamlDocument, type JsonObject } from '../../go/yaml.js'
 import type { BuildContext, BuildManifestSpec } from '../context.js'
-import { RenderModuleError, type BuildFiles, type TempDir } from '../ports.js'
+import { RenderModuleError, type BuildFiles, type HelmReleaseRender } from '../ports.js'
 import { HINT_FILE, applyHint, parseHint } from './hint.js'
-import {
-  helmTemplateArgs,
-  releaseOutput,
-  resolveChartSource,
-  selectCapabilities,
-  type ChartSource
-} from './helm-release.js'
+import { resolveChartSource, selectCapabilities, type ChartSource } from './helm-release.js'
 import { parseHelmfileSpec, type HelmRelease, type HelmfileSpec } from './helmfile-spec.js'
 import { resolveHelmfileVars } from './helmfile-vars.js'
 import { fetchOpItem } from '../genesissecret/onepassword.js'
-import { runTool } from '../tools.js'
+import { ChartFetchError, fetchChart } from './chart-fetch.js'
 import { planValuesSources, ValuesEntryError, type ValuesSource } from './values.js'
 
 /**
@@ -48,23 +42,10 @@ export async function renderHelmfile(manifest: BuildManifestSpec, run: BuildRun)
   const file = await resolveHelmfileFile(run.files, manifestPath, where)
   const spec = await renderHelmfileSpec(file, vars, run)
   for (const repo of spec.repositories) if (repo.password !== '') run.registerSecret(repo.password)
-  const tempDir = await run.files.makeTempDir('tazuna-helm-values-')
-  try {
-    const outputs = await mapInOrder(spec.releases, RELEASE_CONCURRENCY, (release, index) =>
-      renderRelease({
-        manifest,
-        run,
-        spec,
-        release,
-        index,
-        helmfileDir: path.dirname(file),
-        tempDir
-      })
-    )
-    return outputs.filter((o) => o !== '').join('\n---\n')
-  } finally {
-    await tempDir.remove()
-  }
+  const outputs = await mapInOrder(spec.releases, RELEASE_CONCURRENCY, (release, index) =>
+    renderRelease({ manifest, run, spec, release, index, helmfileDir: path.dirname(file) })
+  )
+  return outputs.filter((o) => o !== '').join('\n---\n')
 }
 
 async function helmfileVars(
@@ -146,7 +127,6 @@ interface ReleaseJob {
   release: HelmRelease
   index: number
   helmfileDir: string
-  tempDir: TempDir
 }
 
 async function renderRelease(job: ReleaseJob): Promise<string> {
@@ -158,24 +138,6 @@ async function renderRelease(job: ReleaseJob): Promise<string> {
   )
   const options = manifest.helmfile ?? {}
   const capabilities = selectCapabilities(options.kubeVersion, run.capabilities)
-  if (chart.kind !== 'local') {
-    // Remote charts still go through the helm CLI until the chart download lands
-    // (docs/renderers.md).
-    const valuesFiles = await writeValuesFiles(job, planSources(job, where), where)
-    const args = helmTemplateArgs({
-      release,
-      chart,
-      includeCRDs: options.includeCRDs === true,
-      capabilities,
-      valuesFiles
-    })
-    const stdout = await runTool(
-      { runner: run.runner, tool: 'helm', command: run.tools?.helm, redact: run.redact },
-      args,
-      { describe: where, cwd: helmfileDir }
-    )
-    return releaseOutput(stdout, release)
-  }
   await checkLocalChart(run.files, chart, release, where)
   const values = await readValues(job, planSources(job, where), where)
   let output: string
@@ -183,7 +145,7 @@ async function renderRelease(job: ReleaseJob): Promise<string> {
     output = await run.renderer.helm({
       name: release.name,
       namespace: release.namespace,
-      chart: { path: chart.path },
+      chart: await chartInput(run, chart, release, where),
       values,
       includeCRDs: options.includeCRDs === true,
       kubeVersion: capabilities.kubeVersion,
@@ -246,25 +208,30 @@ async function checkLocalChart(
   }
 }
 
-/** Inline values go to private files (they may hold secrets from vars); files must exist. */
-async function writeValuesFiles(
-  job: ReleaseJob,
-  sources: ValuesSource[],
+/**
+ * A local chart by path; a repository's or registry's chart downloaded (docs/compatibility.md#chart-download)
+ * and handed over as bytes.
+ */
+async function chartInput(
+  run: BuildRun,
+  chart: ChartSource,
+  release: HelmRelease,
   where: string
-): Promise<string[]> {
-  const files: string[] = []
-  for (const [i, source] of sources.entries()) {
-    if (source.kind === 'file') {
-      if ((await job.run.files.kindOf(source.path)) !== 'file') {
-        throw new ToolError(`${where}: values file ${source.entry} not found at ${source.path}`)
-      }
-      files.push(source.path)
-    } else {
-      const name = `release-${job.index}-values-${i}.json`
-      files.push(await job.tempDir.writePrivate(name, JSON.stringify(source.values)))
+): Promise<HelmReleaseRender['chart']> {
+  if (chart.kind === 'local') return { path: chart.path }
+  try {
+    const fetched = await fetchChart(run.http, {
+      source: chart,
+      version: release.version,
+      release: release.name
+    })
+    return { archive: fetched.archive }
+  } catch (error) {
+    if (error instanceof ChartFetchError) {
+      throw new ToolError(`${where}: ${run.redact(error.message)}`)
     }
+    throw error
   }
-  return files
 }
 
 async function readIfExists(files: BuildFiles, file: string): Promise<string | undefined> {
