@@ -5,6 +5,7 @@
  * loopback GitHub emulator. The bundle is built from the working tree with scripts/bundle.sh
  * into the cache ($TAZUNA_ACTION_CACHE/e2e-dist/), never taken from the committed dist/.
  */
+import { pathWithoutRenderers } from '../support/runner-path.js'
 import { execFileSync, spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import {
@@ -20,7 +21,7 @@ import {
   writeFileSync
 } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { dirname, join, relative } from 'node:path'
+import { join, relative } from 'node:path'
 import { cacheDir } from '../cluster/tool-paths.js'
 
 export const root = join(import.meta.dirname, '..', '..')
@@ -122,7 +123,7 @@ export async function runAction(run: ActionRun): Promise<ActionResult> {
   writeFileSync(files.summary, '')
   writeFileSync(files.output, '')
   const env: Record<string, string> = {
-    PATH: `${process.env.TAZUNA_TEST_TOOLS_DIR ?? ''}:${dirname(process.execPath)}:/usr/bin:/bin`,
+    PATH: pathWithoutRenderers(),
     HOME: dir,
     ...pick(['HELM_BIN', 'KUSTOMIZE_BIN', 'TAZUNA_ACTION_CACHE', 'TMPDIR']),
     GITHUB_ACTIONS: 'true',

@@ -4,6 +4,7 @@
  * diff and apply modes (`node dist/index.js`, as the runner starts it) must report the same
  * things, and each must see the State the other one wrote.
  */
+import { pathWithoutRenderers } from '../support/runner-path.js'
 import { beforeAll, describe, expect, it } from '@jest/globals'
 import { CoordinationV1Api, CoreV1Api, KubeConfig } from '@kubernetes/client-node'
 import { readFileSync } from 'node:fs'
@@ -28,7 +29,7 @@ function cli(repo: FixtureRepo, ...args: string[]) {
   return runCliProcess(process.execPath, [join(dist, 'cli.js'), ...args], {
     cwd: repo.dir,
     env: {
-      PATH: `${process.env.TAZUNA_TEST_TOOLS_DIR ?? ''}:${dirname(process.execPath)}:/usr/bin:/bin`,
+      PATH: pathWithoutRenderers(),
       HOME: repo.dir,
       KUBECONFIG: admin(),
       ...(process.env.KUSTOMIZE_BIN ? { KUSTOMIZE_BIN: process.env.KUSTOMIZE_BIN } : {})

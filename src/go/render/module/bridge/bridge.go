@@ -67,7 +67,7 @@ func handle(raw string, handlers map[string]Handler) []byte {
 	}
 	out, err := handler(req.Input)
 	if err != nil {
-		res.Error = err.Error()
+		res.Error = errorText(err)
 	}
 	res.Output = out
 	return encode(res)
