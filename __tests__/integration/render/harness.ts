@@ -1,7 +1,7 @@
 // Shared set-up of the build integration tests: the real tools (from the integration project's
 // global setup, else from scripts/build-tools.sh's env.sh), the Go template engine, and the
 // fixture cases under __tests__/fixtures/build-*/ with the oracle's recorded expectations.
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createExecRunner } from '../../../src/adapters/command-runner.js'
@@ -56,8 +56,11 @@ export interface Fixture {
   dir: string
   case: FixtureCase
   expected: FixtureExpectation
-  /** expected-build.yaml: what `tazuna build` prints for the manifest (output + newline). */
-  expectedBuildText: string
+  /**
+   * expected-build.yaml: what `tazuna build` prints for the manifest (output + newline);
+   * undefined for a render-parity case whose render fails (its expected.json holds the error).
+   */
+  expectedBuildText: string | undefined
   /** Every secret value handed to registerSecret. */
   registered: string[]
   ctx: BuildContext
@@ -74,7 +77,9 @@ export function loadFixture(name: string, overrides: Partial<BuildContext> = {})
     dir,
     case: c,
     expected: JSON.parse(read('expected.json')) as FixtureExpectation,
-    expectedBuildText: read('expected-build.yaml'),
+    expectedBuildText: existsSync(path.join(dir, 'expected-build.yaml'))
+      ? read('expected-build.yaml')
+      : undefined,
     registered,
     ctx: {
       runner,

@@ -211,7 +211,7 @@ func renderRelease(dir string, r helmRelease, opts helmfileOptions, caps *capabi
 	}
 	chrt, err := loader.Load(filepath.Join(dir, r.Chart))
 	if err != nil {
-		return "", err
+		return "", libraryError{err}
 	}
 	cfg := &action.Configuration{Log: func(string, ...any) {}}
 	install := action.NewInstall(cfg)
@@ -240,7 +240,7 @@ func renderRelease(dir string, r helmRelease, opts helmfileOptions, caps *capabi
 	}
 	rel, err := install.Run(chrt, vals)
 	if err != nil {
-		return "", err
+		return "", libraryError{err}
 	}
 	return rel.Manifest, nil
 }

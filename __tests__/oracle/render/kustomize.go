@@ -11,7 +11,7 @@ func buildKustomize(dir string) (string, error) {
 	k := krusty.MakeKustomizer(krusty.MakeDefaultOptions())
 	resMap, err := k.Run(filesys.MakeFsOnDisk(), dir)
 	if err != nil {
-		return "", err
+		return "", libraryError{err}
 	}
 	out, err := resMap.AsYaml()
 	return string(out), err

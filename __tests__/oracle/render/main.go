@@ -11,10 +11,13 @@
 //
 //	go run . ../../fixtures/build-kustomize-overlays [more fixture dirs...]
 //	go run . -yaml ../../fixtures/build-secret-yaml
+//	go run . -record-errors ../../fixtures/render-parity/*/
 //
 // Each DIR/case.json is read and DIR/expected.json (objects, keys, hashes) and
 // DIR/expected-build.yaml (the raw `tazuna build` text of the manifest) are written. With
-// -yaml, DIR/cases.json holds maps to marshal with sigs.k8s.io/yaml (see secretyaml.go).
+// -yaml, DIR/cases.json holds maps to marshal with sigs.k8s.io/yaml (see secretyaml.go). With
+// -record-errors (the render-parity corpus), a render that fails writes DIR/expected.json as
+// {"error": MESSAGE} instead (see errors.go) and no expected-build.yaml.
 package main
 
 import (
@@ -74,6 +77,15 @@ func main() {
 	if len(os.Args) < 2 {
 		fmt.Fprintln(os.Stderr, "usage: go run . FIXTURE_DIR...")
 		os.Exit(2)
+	}
+	if os.Args[1] == "-record-errors" {
+		for _, dir := range os.Args[2:] {
+			if err := recordFixture(dir); err != nil {
+				fmt.Fprintf(os.Stderr, "%s: %v\n", dir, err)
+				os.Exit(1)
+			}
+		}
+		return
 	}
 	if os.Args[1] == "-yaml" && len(os.Args) == 3 {
 		if err := marshalCases(os.Args[2]); err != nil {
