@@ -7,8 +7,15 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 dist="${1:?usage: bundle-extra.sh DIST_DIR}"
 copy() {
-  cp "$2/$1.wasm.br" "$2/$1-wasm_exec.js" "$2/$1-licenses.txt" "$dist"/
+  cp "$2/$1.wasm.br" "$2/$1-wasm_exec.js" "$dist"/
 }
-copy gotemplate "$(bash src/go/template/engine/build.sh)"
-copy render-kustomize "$(bash src/go/render/module/build.sh kustomize)"
-copy render-helm "$(bash src/go/render/module/build.sh helm)"
+engine="$(bash src/go/template/engine/build.sh)"
+kustomize="$(bash src/go/render/module/build.sh kustomize)"
+helm="$(bash src/go/render/module/build.sh helm)"
+copy gotemplate "$engine"
+cp "$engine/gotemplate-licenses.txt" "$dist"/
+copy render-kustomize "$kustomize"
+copy render-helm "$helm"
+# One licence file for both render programs: they share most modules.
+node scripts/merge-licenses.mjs "$dist/render-licenses.txt" \
+  "$helm/render-helm-licenses.txt" "$kustomize/render-kustomize-licenses.txt"
