@@ -1,21 +1,22 @@
 #!/usr/bin/env bash
-# Called by scripts/bundle.sh with the dist directory as $1: puts our two WebAssembly programs
+# Called by scripts/bundle.sh with the dist directory as $1: puts our three WebAssembly programs
 # (src/go/build-wasm.sh) next to the bundle, where src/adapters/go-wasm-files.ts looks first:
 # the Go template engine (src/go/template/engine) and the two render programs
 # (src/go/render/module: krusty, and the Helm SDK).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dist="${1:?usage: bundle-extra.sh DIST_DIR}"
-copy() {
-  cp "$2/$1.wasm.br" "$2/$1-wasm_exec.js" "$dist"/
-}
 engine="$(bash src/go/template/engine/build.sh)"
 kustomize="$(bash src/go/render/module/build.sh kustomize)"
 helm="$(bash src/go/render/module/build.sh helm)"
-copy gotemplate "$engine"
-cp "$engine/gotemplate-licenses.txt" "$dist"/
-copy render-kustomize "$kustomize"
-copy render-helm "$helm"
+cp "$engine/gotemplate.wasm.br" "$engine/gotemplate-licenses.txt" "$dist"/
+cp "$kustomize/render-kustomize.wasm.br" "$helm/render-helm.wasm.br" "$dist"/
+# Go's glue, once: the same Go version built all three (src/adapters/go-wasm-files.ts).
+glue="$engine/gotemplate-wasm_exec.js"
+for other in "$kustomize/render-kustomize-wasm_exec.js" "$helm/render-helm-wasm_exec.js"; do
+  cmp -s "$glue" "$other" || { echo "bundle-extra: $other differs from $glue (built by another Go?)" >&2; exit 1; }
+done
+cp "$glue" "$dist/go-wasm_exec.js"
 # One licence file for both render programs: they share most modules.
 node scripts/merge-licenses.mjs "$dist/render-licenses.txt" \
   "$helm/render-helm-licenses.txt" "$kustomize/render-kustomize-licenses.txt"

@@ -11,7 +11,7 @@ import type { GoWasmFiles } from './go-wasm.js'
 
 /** One of our Go programs: its artifact name and where its build script is below src/. */
 export interface GoWasmProgram {
-  /** `gotemplate` or `render`: the files are NAME.wasm.br and NAME-wasm_exec.js. */
+  /** `gotemplate`, `render-kustomize` or `render-helm`: NAME.wasm.br and its glue. */
   name: string
   /** Its build script, relative to src/, and the script's arguments (running from source). */
   buildScript: string
@@ -48,11 +48,18 @@ export const RENDER_PROGRAMS: Readonly<Record<'kustomize' | 'helm', GoWasmProgra
   }
 }
 
-/** The program's files in a directory laid out like dist/ or a build-cache entry. */
+/** Go's glue in dist/, shared by every program (scripts/bundle-extra.sh checks they agree). */
+export const SHARED_WASM_EXEC = 'go-wasm_exec.js'
+
+/**
+ * The program's files in a directory laid out like a build-cache entry (NAME-wasm_exec.js) or
+ * like dist/ (one shared go-wasm_exec.js).
+ */
 export function goWasmFilesIn(dir: string, program: GoWasmProgram): GoWasmFiles {
+  const own = path.join(dir, `${program.name}-wasm_exec.js`)
   return {
     wasm: path.join(dir, `${program.name}.wasm.br`),
-    wasmExec: path.join(dir, `${program.name}-wasm_exec.js`)
+    wasmExec: existsSync(own) ? own : path.join(dir, SHARED_WASM_EXEC)
   }
 }
 

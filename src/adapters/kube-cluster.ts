@@ -3,6 +3,7 @@
  * #prune-and-delete): server-side apply with field manager `tazuna` and force, Job/Pod recreation,
  * deletes that ignore NotFound, and reads.
  */
+import { refOf } from '../apply/object-ref.js'
 import { ClusterError } from '../errors.js'
 import type { Clock, Cluster, ObjectRef } from '../apply/ports.js'
 import { systemClock } from './clock.js'
@@ -196,18 +197,6 @@ export class KubeCluster implements Cluster {
       )
     }
     return located
-  }
-}
-
-/** The reference of an object (apiVersion, kind, metadata.namespace, metadata.name). */
-export function refOf(object: JsonObject): ObjectRef {
-  const metadata = isJsonObject(object.metadata) ? object.metadata : {}
-  const namespace = typeof metadata.namespace === 'string' ? metadata.namespace : ''
-  return {
-    apiVersion: typeof object.apiVersion === 'string' ? object.apiVersion : '',
-    kind: typeof object.kind === 'string' ? object.kind : '',
-    ...(namespace === '' ? {} : { namespace }),
-    name: typeof metadata.name === 'string' ? metadata.name : ''
   }
 }
 

@@ -4,12 +4,12 @@
  * reversed) rendered and its objects deleted in render order (CRDs first). State ConfigMaps are
  * left exactly as they are, as Tazuna leaves them.
  */
+import { refOf } from '../apply/object-ref.js'
 import { contextGuardError, resolveContextGuard } from '../apply/context-guard.js'
 import type { DesiredState } from '../apply/manifest-unit.js'
 import type { Cluster, ObjectRef } from '../apply/ports.js'
 import type { Manifest } from '../config/schema.js'
 import { ClusterError } from '../errors.js'
-import { isJsonObject, type JsonObject } from '../go/yaml.js'
 import { selectedByTags } from '../plan/tags.js'
 import type { ConfigRun } from './load.js'
 import type { EngineLog, EngineSettings } from './ports.js'
@@ -62,19 +62,6 @@ export async function destroyConfigRun(
     manifests.push({ manifest: m.name, deleted })
   }
   return { result: 'destroyed', manifests }
-}
-
-/** The reference of a rendered object (apiVersion, kind, metadata.namespace, metadata.name). */
-function refOf(object: JsonObject): ObjectRef {
-  const metadata = isJsonObject(object.metadata) ? object.metadata : {}
-  const text = (v: unknown): string => (typeof v === 'string' ? v : '')
-  const namespace = text(metadata.namespace)
-  return {
-    apiVersion: text(object.apiVersion),
-    kind: text(object.kind),
-    ...(namespace === '' ? {} : { namespace }),
-    name: text(metadata.name)
-  }
 }
 
 function describeRef(ref: ObjectRef): string {

@@ -5,12 +5,13 @@
  * the rendered one (what `kubectl diff` and the action's live content diff do), so only what
  * an apply would change shows. Read-only: GET and `dryRun=All` requests only.
  */
+import { refOf } from '../apply/object-ref.js'
 import { mapConcurrently } from '../apply/layered-apply.js'
 import type { DesiredState } from '../apply/manifest-unit.js'
 import type { Cluster, ObjectRef } from '../apply/ports.js'
 import { messageOf } from '../apply/sync-manifest.js'
 import type { Manifest } from '../config/schema.js'
-import { isJsonObject, type JsonObject } from '../go/yaml.js'
+import type { JsonObject } from '../go/yaml.js'
 import { diffLines } from '../report/content-diff.js'
 import { compareBytes } from '../state/byte-order.js'
 import type { EngineLog } from './ports.js'
@@ -97,16 +98,4 @@ function planOrder(a: PlanChange, b: PlanChange): number {
 /** Tazuna's display key: `Kind/namespace/name`, or `Kind/name` without a namespace. */
 export function planResource(ref: ObjectRef): string {
   return ref.namespace ? `${ref.kind}/${ref.namespace}/${ref.name}` : `${ref.kind}/${ref.name}`
-}
-
-function refOf(object: JsonObject): ObjectRef {
-  const metadata = isJsonObject(object.metadata) ? object.metadata : {}
-  const text = (v: unknown): string => (typeof v === 'string' ? v : '')
-  const namespace = text(metadata.namespace)
-  return {
-    apiVersion: text(object.apiVersion),
-    kind: text(object.kind),
-    ...(namespace === '' ? {} : { namespace }),
-    name: text(metadata.name)
-  }
 }

@@ -95,9 +95,7 @@ describe('the bundle', () => {
     const sum = (files: typeof sizes) => files.reduce((total, { bytes }) => total + bytes, 0)
     const renderer = sizes.filter(({ f }) => f.startsWith('render'))
     expect(renderer.map(({ f }) => f).sort()).toEqual([
-      'render-helm-wasm_exec.js',
       'render-helm.wasm.br',
-      'render-kustomize-wasm_exec.js',
       'render-kustomize.wasm.br',
       'render-licenses.txt'
     ])
