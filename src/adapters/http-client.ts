@@ -1,5 +1,5 @@
 /**
- * HttpClient (src/render/ports.ts) over Node's global fetch, for chart downloads
+ * HttpClient (src/http/ports.ts) over Node's global fetch, for chart downloads
  * (docs/compatibility.md#chart-download). Each request has a deadline, like Helm's HTTP getter
  * (120 s); failures name the URL and the cause, never a request header.
  */
@@ -8,7 +8,7 @@ import {
   type HttpClient,
   type HttpRequestOptions,
   type HttpResponse
-} from '../render/ports.js'
+} from '../http/ports.js'
 
 /** Helm's getter.DefaultHTTPTimeout. */
 const DEFAULT_TIMEOUT_MS = 120_000

@@ -7,7 +7,7 @@
  * checked against its digest. Shared by chart download and `type: oras`.
  */
 import { createHash } from 'node:crypto'
-import { HttpTransportError, type HttpClient, type HttpResponse } from '../render/ports.js'
+import { HttpTransportError, type HttpClient, type HttpResponse } from '../http/ports.js'
 import { cleanScopes, parseChallenge, pullScope } from './auth-challenge.js'
 import { checkRealm } from './bearer-realm.js'
 import { registryHost, type OciReference } from './reference.js'

@@ -2,7 +2,7 @@
  * Errors of the OCI registry client, worded from the HTTP status and the registry's own
  * distribution error body; never a request header, credential or token.
  */
-import type { HttpResponse } from '../render/ports.js'
+import type { HttpResponse } from '../http/ports.js'
 
 /**
  * A registry request that failed. `status` is the HTTP status (undefined when no answer came);
