@@ -8,7 +8,7 @@
 // (docs/compatibility.md#diff, #sync-mode), data-key encoding and entry bytes
 // (docs/compatibility.md#data-key-encoding, #entry-and-metadata-bytes). Rendering and hashing of
 // each manifest (docs/compatibility.md#rendering, #state-keys, #contenthash) is delegated to the
-// build oracle in ../build (krusty, the Helm SDK, sigs.k8s.io/yaml, encoding/json, sha256),
+// build oracle in ../render (krusty, the Helm SDK, sigs.k8s.io/yaml, encoding/json, sha256),
 // compiled once per run.
 //
 // Usage (from this directory):
@@ -66,7 +66,7 @@ type expectation struct {
 }
 
 var (
-	buildOracleDir = flag.String("build-oracle", "../build", "directory of the build oracle (go build)")
+	buildOracleDir = flag.String("build-oracle", "../render", "directory of the build oracle (go build)")
 	kubeVersion    = flag.String("kube-version", "v1.32.13", "Helm capabilities: the test cluster's gitVersion")
 )
 
