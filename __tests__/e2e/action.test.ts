@@ -16,6 +16,7 @@ import {
   buildFreshDist,
   pullRequestPayload,
   pushPayload,
+  root,
   runAction,
   type ActionResult
 } from './harness.js'
@@ -133,10 +134,18 @@ describe('pull-request runs', () => {
       `https://github.com/acme/deploy/pull/1#issuecomment-${ours[0]!.id}`
     )
     const reportPath = first.outputs['report-path']!
+    // The renderer versions (docs/renderers.md) as the render program reports them from its
+    // build information, which must be the version pinned in the render module's go.mod.
+    const pinned = /sigs\.k8s\.io\/kustomize\/api (v\S+)/.exec(
+      readFileSync(join(root, 'src/go/render/module/go.mod'), 'utf8')
+    )![1]!
     expect(JSON.parse(readFileSync(reportPath, 'utf8'))).toMatchObject({
       kind: 'diff',
-      counts: { added: 5 }
+      counts: { added: 5 },
+      renderers: { 'sigs.k8s.io/kustomize/api': pinned }
     })
+    expect(first.stdout).toContain(`Rendering with kustomize api ${pinned}`)
+    expect(first.summary).toContain(`Rendered in-process with kustomize api ${pinned}`)
     expect(readFileSync(join(dirname(reportPath), 'report.txt'), 'utf8')).toMatch(
       new RegExp(`^Manifest: ${repo.manifests.namespaces}\n  STATUS         RESOURCE`)
     )
