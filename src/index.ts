@@ -1,6 +1,8 @@
 import { realpathSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
+import { isMainThread, workerData } from 'node:worker_threads'
 import { run } from './main.js'
+import { isRenderWorkerData, serveRenderWorker } from './adapters/render-worker.js'
 
 export { runCli } from './cli.js'
 
@@ -9,4 +11,6 @@ export { runCli } from './cli.js'
 const startedDirectly =
   process.argv[1] !== undefined &&
   realpathSync(process.argv[1]) === realpathSync(fileURLToPath(import.meta.url))
-if (startedDirectly) await run()
+// The bundle is also the script of its render workers (src/adapters/render-worker.ts).
+if (!isMainThread && isRenderWorkerData(workerData)) await serveRenderWorker(workerData)
+else if (startedDirectly && isMainThread) await run()

@@ -33,6 +33,10 @@ export interface Settings {
   failOnDiff: boolean
   /** How long an apply waits for the run lock held by another run. */
   lockTimeoutSeconds: number
+  /** How long one manifest's render (or one helmfile release's) may take. */
+  renderTimeoutSeconds: number
+  /** How long one render's output may be. */
+  maxRenderBytes: number
   /** Directories outside the workspace that tazuna.yaml may read (relative to the workspace). */
   allowedPaths: string[]
   /** Apply even when State records a commit the pushed one does not descend from. */
@@ -68,6 +72,8 @@ export const inputDefaults = {
   comment: 'true',
   'fail-on-diff': 'false',
   'lock-timeout': '10m',
+  'render-timeout': '5m',
+  'max-render-bytes': '256Mi',
   'allowed-paths': '',
   'allow-older-commit': 'false',
   'fail-on-drift': 'false',
@@ -116,6 +122,11 @@ export function readSettings(source: InputSource): Settings {
     comment: flag('comment'),
     failOnDiff: flag('fail-on-diff'),
     lockTimeoutSeconds: parseDurationSeconds('input "lock-timeout"', read('lock-timeout')),
+    renderTimeoutSeconds: positive(
+      'input "render-timeout"',
+      parseDurationSeconds('input "render-timeout"', read('render-timeout'))
+    ),
+    maxRenderBytes: parseByteSize('input "max-render-bytes"', read('max-render-bytes')),
     allowedPaths: splitList(read('allowed-paths')),
     allowOlderCommit: flag('allow-older-commit'),
     failOnDrift: flag('fail-on-drift'),
@@ -152,6 +163,24 @@ export function parseDurationSeconds(what: string, value: string): number {
     )
   }
   return total
+}
+
+/** Bytes from `268435456`, `256Mi`, `1Gi`, `512Ki` (binary units, as Kubernetes quantities). */
+export function parseByteSize(what: string, value: string): number {
+  const match = /^(\d+)(Ki|Mi|Gi)?$/.exec(value.trim())
+  const units: Record<string, number> = { Ki: 1024, Mi: 1024 ** 2, Gi: 1024 ** 3 }
+  const bytes = match === null ? 0 : Number(match[1]) * (match[2] ? units[match[2]]! : 1)
+  if (bytes <= 0) {
+    throw new InputError(
+      `${what} must be a size such as 268435456, 256Mi or 1Gi, got ${JSON.stringify(value)}`
+    )
+  }
+  return bytes
+}
+
+function positive(what: string, seconds: number): number {
+  if (seconds > 0) return seconds
+  throw new InputError(`${what} must be longer than 0 s`)
 }
 
 /** YAML 1.2 core-schema booleans, exactly what `core.getBooleanInput` accepts. */

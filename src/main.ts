@@ -75,6 +75,10 @@ async function runMode(settings: Settings): Promise<void> {
       registerSecret: (value) => core.setSecret(value),
       log: { info: (message) => core.info(message), warn: (message) => core.warning(message) },
       announceRenderers: true,
+      renderLimits: {
+        timeoutMs: settings.renderTimeoutSeconds * 1000,
+        maxOutputBytes: settings.maxRenderBytes
+      },
       onSessionOpened: (describe) => core.info(`Cluster: ${describe}`),
       ...(env.RUNNER_TEMP ? { tempDir: env.RUNNER_TEMP } : {}),
       confine

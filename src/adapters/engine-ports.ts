@@ -3,6 +3,8 @@
  * the Go template engine (found next to the bundle, or built from source when running from a
  * checkout), and a kube session opened on first use.
  */
+import { existsSync } from 'node:fs'
+import path from 'node:path'
 import type { PathPolicy } from '../config/confinement.js'
 import type { RenderModule } from '../render/ports.js'
 import type { EngineLog, EnginePorts } from '../engine/ports.js'
@@ -33,6 +35,8 @@ export interface ProcessPortsOptions {
    * prints only what Tazuna prints).
    */
   announceRenderers?: boolean
+  /** The limits of one render (inputs render-timeout, max-render-bytes). */
+  renderLimits?: { timeoutMs: number; maxOutputBytes: number }
   /** Where reads may resolve (src/config/confinement.ts); absent: anywhere. */
   confine?: PathPolicy
 }
@@ -82,6 +86,7 @@ function sharedRenderModule(options: ProcessPortsOptions): RenderModule {
       ...state,
       module: createGoRenderModule({
         locate: (program) => locateGoWasm(RENDER_PROGRAMS[program], env, codeDir),
+        ...renderWorkerOptions(codeDir, options.renderLimits ?? DEFAULT_RENDER_LIMITS),
         confine: () => (shared!.unconfined ? undefined : shared!.policies),
         ...(options.announceRenderers
           ? {
@@ -98,4 +103,21 @@ function sharedRenderModule(options: ProcessPortsOptions): RenderModule {
   if (options.confine === undefined) shared.unconfined = true
   else shared.policies.push(options.confine)
   return shared.module
+}
+
+/** input render-timeout and max-render-bytes defaults, also the command line's. */
+export const DEFAULT_RENDER_LIMITS = { timeoutMs: 300_000, maxOutputBytes: 256 * 1024 ** 2 }
+
+/**
+ * From the bundle, each render program runs in a worker thread started from the bundle itself
+ * (so a render can be stopped at the time limit); from source there is no script to start, so
+ * the programs run in this thread with the output limit only.
+ */
+function renderWorkerOptions(
+  codeDir: string,
+  limits: { timeoutMs: number; maxOutputBytes: number }
+): { workerScript?: string; timeoutMs?: number; maxOutputBytes: number } {
+  const script = path.join(codeDir, 'index.js')
+  if (!existsSync(script)) return { maxOutputBytes: limits.maxOutputBytes }
+  return { workerScript: script, ...limits }
 }

@@ -1,33 +1,26 @@
 /**
- * The render module (src/go/render/module, docs/renderers.md) in this process: loaded on the
- * first kustomize or helmfile render, never by `check`. The Go side reads the disk through a
- * bridge to node:fs that only reads, and refuses what resolves outside the repository
- * (src/config/confinement.ts) exactly as the file adapter does.
+ * The render module (src/go/render/module, docs/renderers.md) for the engine: its two programs,
+ * each loaded on its first render, never by `check`. From the bundle each program runs in a
+ * worker thread (src/adapters/render-worker.ts), which is what lets a render be stopped at the
+ * time limit; running from source (tests), in this thread.
  */
-import fs from 'node:fs'
 import { performance } from 'node:perf_hooks'
-import { confinementError, isWithin, type PathPolicy } from '../config/confinement.js'
+import { Worker } from 'node:worker_threads'
+import type { PathPolicy } from '../config/confinement.js'
 import {
   RenderModuleError,
   type HelmReleaseRender,
   type RenderModule,
   type RendererVersions
 } from '../render/ports.js'
-import { resolvePolicy, resolveReal } from './real-path.js'
-import { startGoProgram, type GoFs, type GoWasmFiles } from './go-wasm.js'
-
-type RenderCall = (requestJson: string) => Promise<string>
-
-interface ModuleResponse {
-  output?: string
-  error?: string
-  versions?: Record<string, string>
-}
+import type { GoWasmFiles } from './go-wasm.js'
+import { startRenderProgram, type ProgramResponse } from './go-render-program.js'
+import type { RenderWorkerAnswer, RenderWorkerData, RenderWorkerRequest } from './render-worker.js'
 
 /** The two render programs (src/go/render/module/cmd): krusty, and the Helm SDK. */
 export type RenderProgram = 'kustomize' | 'helm'
 
-/** Where the programs' files are, and which reads they may make. */
+/** Where the programs' files are, which reads they may make, and the limits of a render. */
 export interface RenderModuleOptions {
   locate: (program: RenderProgram) => GoWasmFiles | Promise<GoWasmFiles>
   /**
@@ -37,43 +30,62 @@ export interface RenderModuleOptions {
   confine?: () => readonly PathPolicy[] | undefined
   /** Told once per program, when it has loaded, what it renders with and how long that took. */
   onLoad?: (versions: RendererVersions, loadMs: number) => void
+  /** Run each program in a worker thread started from this script (the bundle). */
+  workerScript?: string
+  /** With workerScript: a render (or load) that takes longer is stopped and fails. */
+  timeoutMs?: number
+  /** A render whose output is longer (UTF-16 units, about bytes for YAML) fails. */
+  maxOutputBytes?: number
+}
+
+/** A render stopped at a limit (input render-timeout or max-render-bytes). */
+export class RenderLimitError extends RenderModuleError {
+  override name = 'RenderLimitError'
+}
+
+/** A started program, in this thread or in a worker. */
+interface ProgramHost {
+  call(requestJson: string): Promise<ProgramResponse>
 }
 
 /**
  * A RenderModule over the two WebAssembly programs, each loaded on its first render (a failure
  * to load is reported by that call and retried by the next): a repository of kustomize
- * manifests never loads Helm. Renders may overlap: each runs on its own goroutine.
+ * manifests never loads Helm. Renders may overlap.
  */
 export function createGoRenderModule(options: RenderModuleOptions): RenderModule {
-  const refusals: string[] = []
-  const loading = new Map<RenderProgram, Promise<RenderCall>>()
+  const hosts = new Map<RenderProgram, Promise<ProgramHost>>()
   const loaded = new Map<RenderProgram, RendererVersions>()
-  const load = async (program: RenderProgram): Promise<RenderCall> => {
+  const start = async (program: RenderProgram): Promise<ProgramHost> => {
     const started = performance.now()
     const files = await options.locate(program)
-    const render = await loadRenderCall(files, readOnlyFs(options.confine, refusals))
-    const response = JSON.parse(await render('{"op":"versions"}')) as ModuleResponse
-    const versions = response.versions ?? {}
+    const host =
+      options.workerScript === undefined
+        ? await threadHost(files, options.confine)
+        : workerHost(files, options.workerScript, options)
+    const versions = (await host.call('{"op":"versions"}')).versions ?? {}
     loaded.set(program, versions)
     options.onLoad?.(versions, performance.now() - started)
-    return render
+    return host
   }
-  const call = async (program: RenderProgram, request: object): Promise<ModuleResponse> => {
-    let pending = loading.get(program)
-    if (pending === undefined) loading.set(program, (pending = load(program)))
-    let render: RenderCall
+  const call = async (program: RenderProgram, request: object): Promise<ProgramResponse> => {
+    let pending = hosts.get(program)
+    if (pending === undefined) hosts.set(program, (pending = start(program)))
+    let host: ProgramHost
     try {
-      render = await pending
+      host = await pending
     } catch (error) {
-      loading.delete(program)
+      hosts.delete(program)
       throw error
     }
-    const seen = refusals.length
-    const response = JSON.parse(await render(JSON.stringify(request))) as ModuleResponse
-    if (response.error !== undefined) {
-      // A read refused for confinement reaches Go as "permission denied"; say why.
-      const why = refusals.slice(seen).find((r) => response.error?.includes(r.split(' ')[0] ?? ''))
-      throw new RenderModuleError(why ? `${response.error}: ${why}` : response.error)
+    const response = await host.call(JSON.stringify(request))
+    if (response.error !== undefined) throw new RenderModuleError(response.error)
+    const max = options.maxOutputBytes
+    if (max !== undefined && (response.output?.length ?? 0) > max) {
+      throw new RenderLimitError(
+        `the rendered output is ${formatBytes(response.output!.length)}, more than ` +
+          `max-render-bytes (${formatBytes(max)})`
+      )
     }
     return response
   }
@@ -94,6 +106,93 @@ export function createGoRenderModule(options: RenderModuleOptions): RenderModule
   }
 }
 
+async function threadHost(
+  files: GoWasmFiles,
+  confine: RenderModuleOptions['confine']
+): Promise<ProgramHost> {
+  return { call: await startRenderProgram(files, confine) }
+}
+
+interface Pending {
+  resolve: (response: ProgramResponse) => void
+  reject: (error: Error) => void
+  timer: ReturnType<typeof setTimeout> | undefined
+}
+
+/**
+ * The program in a worker thread, started on the first call and again after a stop. A call
+ * past the time limit terminates the worker (the only way to stop WebAssembly mid-run) and
+ * fails; so do the other calls it was serving. The worker holds the process open only while a
+ * call is pending.
+ */
+function workerHost(
+  files: GoWasmFiles,
+  script: string,
+  options: Pick<RenderModuleOptions, 'confine' | 'timeoutMs'>
+): ProgramHost {
+  let worker: Worker | undefined
+  let nextId = 0
+  const pending = new Map<number, Pending>()
+  const settle = (id: number): Pending | undefined => {
+    const entry = pending.get(id)
+    if (entry === undefined) return undefined
+    pending.delete(id)
+    if (entry.timer !== undefined) clearTimeout(entry.timer)
+    if (pending.size === 0) worker?.unref()
+    return entry
+  }
+  const stop = (error: Error): void => {
+    const stopped = worker
+    worker = undefined
+    for (const id of [...pending.keys()]) settle(id)?.reject(error)
+    void stopped?.terminate()
+  }
+  const spawn = (): Worker => {
+    const data: RenderWorkerData = { tazunaRenderWorker: { files } }
+    const started = new Worker(script, { workerData: data })
+    started.on('message', (answer: RenderWorkerAnswer) => {
+      const entry = settle(answer.id)
+      if ('response' in answer) entry?.resolve(answer.response)
+      else entry?.reject(new Error(`the render module failed: ${answer.failure}`))
+    })
+    started.on('error', (error: Error) => {
+      if (worker === started) stop(new Error(`the render module failed: ${error.message}`))
+    })
+    started.on('exit', (code) => {
+      if (worker === started) stop(new Error(`the render module stopped (exit code ${code})`))
+    })
+    return started
+  }
+  return {
+    call(request) {
+      const target = (worker ??= spawn())
+      const id = nextId++
+      target.ref()
+      return new Promise<ProgramResponse>((resolve, reject) => {
+        const limit = options.timeoutMs
+        const timer =
+          limit === undefined
+            ? undefined
+            : setTimeout(() => {
+                if (worker !== target) return
+                stop(
+                  new RenderLimitError(
+                    `the render did not finish within render-timeout (${limit / 1000} s) and was stopped`
+                  )
+                )
+              }, limit)
+        pending.set(id, { resolve, reject, timer })
+        const message: RenderWorkerRequest = { id, request, policies: options.confine?.() }
+        target.postMessage(message)
+      })
+    }
+  }
+}
+
+function formatBytes(bytes: number): string {
+  return `${(bytes / 1048576).toFixed(1)} MiB`
+}
+
 function helmRequest(release: HelmReleaseRender): object {
   const { chart, ...rest } = release
   return {
@@ -101,107 +200,5 @@ function helmRequest(release: HelmReleaseRender): object {
     ...('path' in chart
       ? { chartPath: chart.path }
       : { chartArchive: Buffer.from(chart.archive).toString('base64') })
-  }
-}
-
-async function loadRenderCall(files: GoWasmFiles, fs: GoFs): Promise<RenderCall> {
-  const program = await startGoProgram(files, 'the render module', fs)
-  const render = program.lookup<RenderCall>('tazunaRender')
-  if (render === undefined) throw new Error(`${files.wasm} did not register tazunaRender`)
-  return async (request) => {
-    try {
-      return await render(request)
-    } catch (error) {
-      const detail = program.output()
-      throw new Error(
-        `the render module failed: ${(error as Error).message}${detail ? `\n${detail}` : ''}`,
-        { cause: error }
-      )
-    }
-  }
-}
-
-type Callback = (error: NodeJS.ErrnoException | null, ...results: unknown[]) => void
-
-/**
- * node:fs for Go's syscall package, reads only: opening for writing and every call that changes
- * the disk fail with EROFS; a path that resolves outside the policy fails with EACCES (and the
- * reason is kept in `refusals` for the error message).
- */
-function readOnlyFs(
-  confine: (() => readonly PathPolicy[] | undefined) | undefined,
-  refusals: string[]
-): GoFs {
-  const { O_WRONLY, O_RDWR, O_CREAT, O_TRUNC, O_APPEND } = fs.constants
-  const writeFlags = O_WRONLY | O_RDWR | O_CREAT | O_TRUNC | O_APPEND
-  const resolved = new Map<PathPolicy, Promise<PathPolicy>>()
-  const resolve = (policy: PathPolicy): Promise<PathPolicy> => {
-    let real = resolved.get(policy)
-    if (real === undefined) resolved.set(policy, (real = resolvePolicy(policy)))
-    return real
-  }
-  const guard = async (
-    file: string,
-    metadataOnly = false
-  ): Promise<NodeJS.ErrnoException | undefined> => {
-    const policies = confine?.()
-    if (policies === undefined) return undefined
-    const real = await resolveReal(file)
-    let refused: Error | undefined
-    for (const policy of await Promise.all(policies.map(resolve))) {
-      // Resolving symlinks (krusty does, for every path) looks at each ancestor of the root.
-      const dirs = [policy.root, ...policy.allowed]
-      if (metadataOnly && dirs.some((dir) => isWithin(dir, real))) return undefined
-      refused = confinementError(file, real, policy)
-      if (refused === undefined) return undefined
-    }
-    const message = refused?.message ?? `${file}: no repository to read from`
-    refusals.push(`${file}: ${message}`)
-    return Object.assign(new Error(message), { code: 'EACCES' })
-  }
-  const guarded =
-    (fn: (file: string, ...rest: unknown[]) => void, metadataOnly = false) =>
-    (file: string, ...rest: unknown[]): void => {
-      const callback = rest.at(-1) as Callback
-      void guard(file, metadataOnly).then(
-        (error) => (error ? callback(error) : fn(file, ...rest)),
-        callback
-      )
-    }
-  const readOnly = (...args: unknown[]): void => {
-    ;(args.at(-1) as Callback)(Object.assign(new Error('read-only'), { code: 'EROFS' }))
-  }
-  return {
-    constants: fs.constants,
-    open: guarded((file, flags, mode, callback) => {
-      if (((flags as number) & writeFlags) !== 0) readOnly(callback)
-      else fs.open(file, flags as number, mode as number, callback as Callback)
-    }),
-    stat: guarded((file, callback) => fs.stat(file, callback as Callback), true),
-    lstat: guarded((file, callback) => fs.lstat(file, callback as Callback), true),
-    readlink: guarded((file, callback) => fs.readlink(file, callback as Callback), true),
-    readdir: guarded((file, callback) => fs.readdir(file, callback as Callback)),
-    fstat: fs.fstat,
-    read: fs.read,
-    close: fs.close,
-    fsync: (_fd: number, callback: Callback) => callback(null),
-    ...Object.fromEntries(
-      [
-        'chmod',
-        'chown',
-        'fchmod',
-        'fchown',
-        'ftruncate',
-        'lchown',
-        'link',
-        'mkdir',
-        'rename',
-        'rmdir',
-        'symlink',
-        'truncate',
-        'unlink',
-        'utimes'
-      ].map((name) => [name, readOnly])
-    )
   }
 }

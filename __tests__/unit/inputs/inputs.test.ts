@@ -3,7 +3,12 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parse } from 'yaml'
 import { InputError } from '../../../src/errors.js'
-import { inputDefaults, readSettings, type InputSource } from '../../../src/inputs.js'
+import {
+  inputDefaults,
+  parseByteSize,
+  readSettings,
+  type InputSource
+} from '../../../src/inputs.js'
 
 const source = (
   inputs: Record<string, string> = {},
@@ -30,6 +35,8 @@ describe('readSettings', () => {
       comment: true,
       failOnDiff: false,
       lockTimeoutSeconds: 600,
+      renderTimeoutSeconds: 300,
+      maxRenderBytes: 268_435_456,
       allowedPaths: [],
       allowOlderCommit: false,
       failOnDrift: false,
@@ -89,6 +96,9 @@ describe('readSettings', () => {
     [{ sync: 'false', atomic: 'true' }, 'push', /input "atomic" requires input "sync"/],
     [{ 'lock-timeout': '10 minutes' }, 'push', /input "lock-timeout" must be a duration/],
     [{ 'lock-timeout': '5d' }, 'push', /input "lock-timeout" must be a duration/],
+    [{ 'render-timeout': '0' }, 'push', /input "render-timeout" must be longer than 0 s/],
+    [{ 'max-render-bytes': '256MB' }, 'push', /input "max-render-bytes" must be a size/],
+    [{ 'max-render-bytes': '0' }, 'push', /input "max-render-bytes" must be a size/],
     [
       { 'content-diff': 'kubectl' },
       'pull_request',
@@ -140,5 +150,22 @@ describe('readSettings', () => {
     ['clusters: []\nusers: []\n', { kind: 'content', content: 'clusters: []\nusers: []\n' }]
   ])('takes kubeconfig %j as %o', (kubeconfig, expected) => {
     expect(readSettings(source({ kubeconfig })).kubeconfig).toEqual(expected)
+  })
+})
+
+describe('render limits', () => {
+  it('default to 5 minutes and 256 MiB', () => {
+    const settings = readSettings(source({}, 'pull_request'))
+    expect(settings.renderTimeoutSeconds).toBe(300)
+    expect(settings.maxRenderBytes).toBe(268_435_456)
+  })
+
+  it.each([
+    ['1048576', 1_048_576],
+    ['512Ki', 524_288],
+    ['1Mi', 1_048_576],
+    ['2Gi', 2_147_483_648]
+  ])('read max-render-bytes %s as %d bytes', (value, bytes) => {
+    expect(parseByteSize('input "max-render-bytes"', value)).toBe(bytes)
   })
 })

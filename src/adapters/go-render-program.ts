@@ -1,0 +1,148 @@
+/**
+ * One render program (src/go/render/module/cmd, docs/renderers.md) started in the current
+ * thread: the main thread, or a render worker (src/adapters/render-worker.ts). The Go side reads
+ * the disk through a bridge to node:fs that only reads, and refuses what resolves outside the
+ * repository (src/config/confinement.ts) exactly as the file adapter does.
+ */
+import fs from 'node:fs'
+import { confinementError, isWithin, type PathPolicy } from '../config/confinement.js'
+import { resolvePolicy, resolveReal } from './real-path.js'
+import { startGoProgram, type GoFs, type GoWasmFiles } from './go-wasm.js'
+
+/** What a program answers: the rendered text, or Go's error text, or its versions. */
+export interface ProgramResponse {
+  output?: string
+  error?: string
+  versions?: Record<string, string>
+}
+
+/** Sends one request (JSON) to a started program. */
+export type ProgramCall = (requestJson: string) => Promise<ProgramResponse>
+
+/**
+ * Starts the program; reads are confined by `confine()` as it stands at each read (undefined:
+ * anywhere). A read refused for confinement reaches Go as "permission denied"; the answer's
+ * error then says why.
+ */
+export async function startRenderProgram(
+  files: GoWasmFiles,
+  confine: (() => readonly PathPolicy[] | undefined) | undefined
+): Promise<ProgramCall> {
+  const refusals: string[] = []
+  const render = await loadRenderCall(files, readOnlyFs(confine, refusals))
+  return async (request) => {
+    const seen = refusals.length
+    const response = JSON.parse(await render(request)) as ProgramResponse
+    if (response.error !== undefined) {
+      const why = refusals.slice(seen).find((r) => response.error?.includes(r.split(' ')[0] ?? ''))
+      if (why) response.error = `${response.error}: ${why}`
+    }
+    return response
+  }
+}
+
+type RenderCall = (requestJson: string) => Promise<string>
+
+async function loadRenderCall(files: GoWasmFiles, fs: GoFs): Promise<RenderCall> {
+  const program = await startGoProgram(files, 'the render module', fs)
+  const render = program.lookup<RenderCall>('tazunaRender')
+  if (render === undefined) throw new Error(`${files.wasm} did not register tazunaRender`)
+  return async (request) => {
+    try {
+      return await render(request)
+    } catch (error) {
+      const detail = program.output()
+      throw new Error(
+        `the render module failed: ${(error as Error).message}${detail ? `\n${detail}` : ''}`,
+        { cause: error }
+      )
+    }
+  }
+}
+
+type Callback = (error: NodeJS.ErrnoException | null, ...results: unknown[]) => void
+
+/**
+ * node:fs for Go's syscall package, reads only: opening for writing and every call that changes
+ * the disk fail with EROFS; a path that resolves outside the policy fails with EACCES (and the
+ * reason is kept in `refusals` for the error message).
+ */
+function readOnlyFs(
+  confine: (() => readonly PathPolicy[] | undefined) | undefined,
+  refusals: string[]
+): GoFs {
+  const { O_WRONLY, O_RDWR, O_CREAT, O_TRUNC, O_APPEND } = fs.constants
+  const writeFlags = O_WRONLY | O_RDWR | O_CREAT | O_TRUNC | O_APPEND
+  // By content: a render worker gets the policies as copies with every request.
+  const resolved = new Map<string, Promise<PathPolicy>>()
+  const resolve = (policy: PathPolicy): Promise<PathPolicy> => {
+    const key = JSON.stringify(policy)
+    let real = resolved.get(key)
+    if (real === undefined) resolved.set(key, (real = resolvePolicy(policy)))
+    return real
+  }
+  const guard = async (
+    file: string,
+    metadataOnly = false
+  ): Promise<NodeJS.ErrnoException | undefined> => {
+    const policies = confine?.()
+    if (policies === undefined) return undefined
+    const real = await resolveReal(file)
+    let refused: Error | undefined
+    for (const policy of await Promise.all(policies.map(resolve))) {
+      // Resolving symlinks (krusty does, for every path) looks at each ancestor of the root.
+      const dirs = [policy.root, ...policy.allowed]
+      if (metadataOnly && dirs.some((dir) => isWithin(dir, real))) return undefined
+      refused = confinementError(file, real, policy)
+      if (refused === undefined) return undefined
+    }
+    const message = refused?.message ?? `${file}: no repository to read from`
+    refusals.push(`${file}: ${message}`)
+    return Object.assign(new Error(message), { code: 'EACCES' })
+  }
+  const guarded =
+    (fn: (file: string, ...rest: unknown[]) => void, metadataOnly = false) =>
+    (file: string, ...rest: unknown[]): void => {
+      const callback = rest.at(-1) as Callback
+      void guard(file, metadataOnly).then(
+        (error) => (error ? callback(error) : fn(file, ...rest)),
+        callback
+      )
+    }
+  const readOnly = (...args: unknown[]): void => {
+    ;(args.at(-1) as Callback)(Object.assign(new Error('read-only'), { code: 'EROFS' }))
+  }
+  return {
+    constants: fs.constants,
+    open: guarded((file, flags, mode, callback) => {
+      if (((flags as number) & writeFlags) !== 0) readOnly(callback)
+      else fs.open(file, flags as number, mode as number, callback as Callback)
+    }),
+    stat: guarded((file, callback) => fs.stat(file, callback as Callback), true),
+    lstat: guarded((file, callback) => fs.lstat(file, callback as Callback), true),
+    readlink: guarded((file, callback) => fs.readlink(file, callback as Callback), true),
+    readdir: guarded((file, callback) => fs.readdir(file, callback as Callback)),
+    fstat: fs.fstat,
+    read: fs.read,
+    close: fs.close,
+    fsync: (_fd: number, callback: Callback) => callback(null),
+    ...Object.fromEntries(
+      [
+        'chmod',
+        'chown',
+        'fchmod',
+        'fchown',
+        'ftruncate',
+        'lchown',
+        'link',
+        'mkdir',
+        'rename',
+        'rmdir',
+        'symlink',
+        'truncate',
+        'unlink',
+        'utimes'
+      ].map((name) => [name, readOnly])
+    )
+  }
+}
