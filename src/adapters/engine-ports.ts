@@ -4,6 +4,7 @@
  * checkout), and a kube session opened on first use.
  */
 import { existsSync } from 'node:fs'
+import { availableParallelism } from 'node:os'
 import path from 'node:path'
 import type { PathPolicy } from '../config/confinement.js'
 import type { RenderModule } from '../render/ports.js'
@@ -116,8 +117,9 @@ export const DEFAULT_RENDER_LIMITS = { timeoutMs: 300_000, maxOutputBytes: 256 *
 function renderWorkerOptions(
   codeDir: string,
   limits: { timeoutMs: number; maxOutputBytes: number }
-): { workerScript?: string; timeoutMs?: number; maxOutputBytes: number } {
+): { workerScript?: string; workers?: number; timeoutMs?: number; maxOutputBytes: number } {
   const script = path.join(codeDir, 'index.js')
   if (!existsSync(script)) return { maxOutputBytes: limits.maxOutputBytes }
-  return { workerScript: script, ...limits }
+  // One worker per core for renders of one program, at most 4 (a program needs 200–450 MB).
+  return { workerScript: script, workers: Math.min(4, availableParallelism()), ...limits }
 }

@@ -32,6 +32,8 @@ export interface RenderModuleOptions {
   onLoad?: (versions: RendererVersions, loadMs: number) => void
   /** Run each program in a worker thread started from this script (the bundle). */
   workerScript?: string
+  /** With workerScript: how many workers a program may have at once (default 1). */
+  workers?: number
   /** With workerScript: a render (or load) that takes longer is stopped and fails. */
   timeoutMs?: number
   /** A render whose output is longer (UTF-16 units, about bytes for YAML) fails. */
@@ -46,6 +48,8 @@ export class RenderLimitError extends RenderModuleError {
 /** A started program, in this thread or in a worker. */
 interface ProgramHost {
   call(requestJson: string): Promise<ProgramResponse>
+  /** Calls sent and not answered yet. */
+  busy(): number
 }
 
 /**
@@ -62,7 +66,7 @@ export function createGoRenderModule(options: RenderModuleOptions): RenderModule
     const host =
       options.workerScript === undefined
         ? await threadHost(files, options.confine)
-        : workerHost(files, options.workerScript, options)
+        : workerPool(files, options.workerScript, options)
     const versions = (await host.call('{"op":"versions"}')).versions ?? {}
     loaded.set(program, versions)
     options.onLoad?.(versions, performance.now() - started)
@@ -110,7 +114,43 @@ async function threadHost(
   files: GoWasmFiles,
   confine: RenderModuleOptions['confine']
 ): Promise<ProgramHost> {
-  return { call: await startRenderProgram(files, confine) }
+  const call = await startRenderProgram(files, confine)
+  let busy = 0
+  return {
+    call: async (request) => {
+      busy++
+      try {
+        return await call(request)
+      } finally {
+        busy--
+      }
+    },
+    busy: () => busy
+  }
+}
+
+/**
+ * Up to `workers` worker hosts, one more started only when every started one is busy: renders
+ * of one program (the manifests of a layer, the releases of a helmfile) use the cores.
+ */
+function workerPool(
+  files: GoWasmFiles,
+  script: string,
+  options: Pick<RenderModuleOptions, 'confine' | 'timeoutMs' | 'workers'>
+): ProgramHost {
+  const hosts: ProgramHost[] = []
+  const size = Math.max(1, options.workers ?? 1)
+  return {
+    call(request) {
+      const idle = hosts.find((host) => host.busy() === 0)
+      let host = idle
+      if (host === undefined && hosts.length < size)
+        hosts.push((host = workerHost(files, script, options)))
+      host ??= hosts.reduce((a, b) => (b.busy() < a.busy() ? b : a))
+      return host.call(request)
+    },
+    busy: () => hosts.reduce((sum, host) => sum + host.busy(), 0)
+  }
 }
 
 interface Pending {
@@ -185,7 +225,8 @@ function workerHost(
         const message: RenderWorkerRequest = { id, request, policies: options.confine?.() }
         target.postMessage(message)
       })
-    }
+    },
+    busy: () => pending.size
   }
 }
 

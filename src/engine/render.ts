@@ -5,6 +5,7 @@
  * (docs/compatibility.md#helm-capabilities).
  */
 import type { Manifest } from '../config/schema.js'
+import { mapConcurrently } from '../apply/layered-apply.js'
 import { NoKubeconfigError } from '../errors.js'
 import { DEFAULT_KUBE_VERSION } from '../render/helmfile/helm-release.js'
 import type { DesiredState } from '../apply/manifest-unit.js'
@@ -13,6 +14,9 @@ import type { BuildContext, HelmCapabilities } from '../render/context.js'
 import { buildManifest, renderManifestText } from '../render/manifest.js'
 import type { ConfigRun } from './load.js'
 import type { ClusterSession, EnginePorts, EngineSettings } from './ports.js'
+
+/** Manifests `build` renders at the same time, as diff and apply do. */
+const BUILD_CONCURRENCY = 4
 
 /** The render context of a run, without capabilities. */
 export function renderContext(
@@ -90,17 +94,25 @@ export async function renderBuildText(
       return undefined
     }
   })
+  const selected = run.manifests.filter((manifest) => {
+    if (selectedByTags(manifest.tags, settings.tags)) return true
+    ports.log.info(`skip manifest due to tags filter (manifest ${manifest.name})`)
+    return false
+  })
+  // Rendered BUILD_CONCURRENCY at a time (the render workers use the cores); the output and the
+  // error reported are those of the first manifest in declaration order, as one by one.
+  const rendered = await mapConcurrently(selected, BUILD_CONCURRENCY, (manifest) =>
+    capabilitiesFor(manifest)
+      .then((capabilities) => renderManifestText(manifest, { ...context, ...capabilities }))
+      .then(
+        (text) => ({ text }),
+        (error: unknown) => ({ error })
+      )
+  )
   const outputs: string[] = []
-  for (const manifest of run.manifests) {
-    if (!selectedByTags(manifest.tags, settings.tags)) {
-      ports.log.info(`skip manifest due to tags filter (manifest ${manifest.name})`)
-      continue
-    }
-    const text = await renderManifestText(manifest, {
-      ...context,
-      ...(await capabilitiesFor(manifest))
-    })
-    if (text !== '') outputs.push(text)
+  for (const result of rendered) {
+    if ('error' in result) throw result.error
+    if (result.text !== '') outputs.push(result.text)
   }
   return `${outputs.join('\n---\n')}\n`
 }
