@@ -13,6 +13,8 @@ import path from 'node:path'
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util'
 import packageJson from '../package.json' with { type: 'json' }
 import { processEnginePorts } from './adapters/engine-ports.js'
+import { InputError } from './errors.js'
+import { parseByteSize, parseDurationSeconds } from './inputs.js'
 import { repositoryRootOf } from './adapters/repository-root.js'
 import { gitAncestry, gitCommitOf } from './adapters/git.js'
 import { createExecRunner } from './adapters/command-runner.js'
@@ -44,6 +46,8 @@ const globalOptions = {
   environment: { type: 'string', short: 'e', default: '' },
   tags: { type: 'string', short: 't', multiple: true, default: [] },
   'allow-path': { type: 'string', multiple: true, default: [] },
+  'render-timeout': { type: 'string', default: '5m' },
+  'max-render-bytes': { type: 'string', default: '256Mi' },
   'log-level': { type: 'string', short: 'l', default: 'info' },
   help: { type: 'boolean', short: 'h', default: false }
 } satisfies ParseArgsOptionsConfig
@@ -157,9 +161,13 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
     tags,
     'log-level': logLevel,
     'allow-path': allowPaths,
+    'render-timeout': renderTimeout,
+    'max-render-bytes': maxRenderBytes,
     help,
     ...options
   } = strict.values as Record<string, unknown> & { help: boolean }
+  const timeoutSeconds = parseDurationSeconds('flag --render-timeout', String(renderTimeout))
+  if (timeoutSeconds <= 0) throw new InputError('flag --render-timeout must be longer than 0 s')
   return {
     command,
     flags: {
@@ -167,7 +175,11 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
       environment: environment as string,
       tags: (tags as string[]).flatMap((t) => t.split(',')).filter((t) => t !== ''),
       logLevel: logLevel as string,
-      allowPaths: allowPaths as string[]
+      allowPaths: allowPaths as string[],
+      renderLimits: {
+        timeoutMs: timeoutSeconds * 1000,
+        maxOutputBytes: parseByteSize('flag --max-render-bytes', String(maxRenderBytes))
+      }
     },
     options: options as CommandContext['options'],
     args: strict.positionals.slice(words),
@@ -227,6 +239,8 @@ function usage(): string {
     '  -t, --tags strings         only manifests with any of these tags (comma-separated or repeated)',
     '  -l, --log-level string     debug, info, warn or error (default "info")',
     '      --allow-path dir       a directory outside the repository tazuna.yaml may read (repeatable)',
+    '      --render-timeout d     stop a render that takes longer (default 5m)',
+    '      --max-render-bytes n   refuse a render whose output is longer (default 256Mi)',
     ''
   ].join('\n')
 }
@@ -252,7 +266,8 @@ export function createCliEngine(
       env: io.env,
       codeDir: import.meta.dirname,
       log,
-      confine: repositoryPolicy(flags)
+      confine: repositoryPolicy(flags),
+      ...(flags.renderLimits ? { renderLimits: flags.renderLimits } : {})
     }),
     ...ports
   })

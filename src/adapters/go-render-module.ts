@@ -231,7 +231,7 @@ function workerHost(
 }
 
 function formatBytes(bytes: number): string {
-  return `${(bytes / 1048576).toFixed(1)} MiB`
+  return bytes < 1048576 ? `${bytes} bytes` : `${(bytes / 1048576).toFixed(1)} MiB`
 }
 
 function helmRequest(release: HelmReleaseRender): object {

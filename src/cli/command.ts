@@ -16,6 +16,8 @@ export interface GlobalFlags {
   logLevel: string
   /** `--allow-path` (repeatable): directories outside the repository tazuna.yaml may read. */
   allowPaths?: string[]
+  /** `--render-timeout`, `--max-render-bytes` (docs/reliability.md#render-limits). */
+  renderLimits?: { timeoutMs: number; maxOutputBytes: number }
 }
 
 /** Where output goes and what environment the CLI sees (tests pass their own). */

@@ -18,8 +18,14 @@ describe('command line parsing', () => {
       environment: '',
       tags: [],
       logLevel: 'info',
-      allowPaths: []
+      allowPaths: [],
+      renderLimits: { timeoutMs: 300_000, maxOutputBytes: 268_435_456 }
     })
+  })
+
+  it('reads --render-timeout and --max-render-bytes (docs/reliability.md#render-limits)', () => {
+    const parsed = parseCommandLine(['build', '--render-timeout', '90s', '--max-render-bytes=1Mi'])
+    expect(parsed.flags.renderLimits).toEqual({ timeoutMs: 90_000, maxOutputBytes: 1_048_576 })
   })
 
   it('collects --allow-path, before or after the command', () => {
@@ -43,7 +49,8 @@ describe('command line parsing', () => {
         environment: 'prod',
         tags: [],
         logLevel: 'debug',
-        allowPaths: []
+        allowPaths: [],
+        renderLimits: { timeoutMs: 300_000, maxOutputBytes: 268_435_456 }
       }
     ])
   })
@@ -88,6 +95,19 @@ describe('tazuna-action check', () => {
       stdout: '',
       stderr: 'error: unknown flag: --fix\n'
     })
+  })
+
+  it('rejects a render limit that is not a duration or a size, naming the flag', async () => {
+    expect(await cli(['build', '--render-timeout', '0'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'error: flag --render-timeout must be longer than 0 s\n'
+    })
+    const result = await cli(['build', '--max-render-bytes', '1MB'])
+    expect([result.code, result.stderr]).toEqual([
+      1,
+      'error: flag --max-render-bytes must be a size such as 268435456, 256Mi or 1Gi, got "1MB"\n'
+    ])
   })
 
   it('rejects a flag without its value', async () => {
