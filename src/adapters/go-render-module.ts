@@ -100,12 +100,6 @@ export function createGoRenderModule(options: RenderModuleOptions): RenderModule
       (await call('kustomize', { op: 'kustomize', input: { dir } })).output ?? '',
     helm: async (release) =>
       (await call('helm', { op: 'helm', input: helmRequest(release) })).output ?? '',
-    versions: async (): Promise<RendererVersions> => {
-      await Promise.all(
-        (['kustomize', 'helm'] as const).map((program) => call(program, { op: 'versions' }))
-      )
-      return merged() ?? {}
-    },
     loaded: merged
   }
 }

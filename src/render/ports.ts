@@ -68,9 +68,10 @@ export interface RenderModule {
   kustomize(dir: string): Promise<string>
   /** One helmfile release as Tazuna renders it (client-only install dry run): its manifest. */
   helm(release: HelmReleaseRender): Promise<string>
-  /** The renderers compiled into the module, e.g. `helm.sh/helm/v3` → `v3.21.4` (loads it). */
-  versions(): Promise<RendererVersions>
-  /** The versions once a render has loaded the module; undefined while nothing rendered. */
+  /**
+   * The renderers of the programs loaded so far, e.g. `helm.sh/helm/v3` → `v3.21.4`;
+   * undefined while nothing rendered.
+   */
   loaded(): RendererVersions | undefined
 }
 
