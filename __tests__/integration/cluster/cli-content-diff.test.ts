@@ -3,7 +3,7 @@
 // real kustomize, State applied on the real API server. Expected diff lines are written by hand
 // from the objects below: the reviewable form is the object with keys sorted, as YAML
 // (src/report/content-form.ts), and a Secret value is `(sensitive value, sha256:<12 hex>)`.
-import { createHash } from 'node:crypto'
+import { fingerprint } from '../../support/secret-fingerprint.js'
 import { mkdtempSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -30,9 +30,6 @@ afterAll(() => admin.close())
 
 const FIRST_PASSWORD = 'first-pw-planted-7c1d'
 const SECOND_PASSWORD = 'second-pw-planted-9e2f'
-
-const fingerprint = (value: string): string =>
-  `(sensitive value, sha256:${createHash('sha256').update(value).digest('hex').slice(0, 12)})`
 
 function secret(ns: string, password: string): JsonObject {
   return {

@@ -3,7 +3,7 @@
 // groups, creates first then by key, `~` with the diff indented four spaces, `No changes
 // detected.`). The layout is Tazuna's pkg/runner/plan.go; the diff body is ours (the live
 // object against the server's dry run), written by hand from the objects below.
-import { createHash } from 'node:crypto'
+import { fingerprint } from '../../support/secret-fingerprint.js'
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -30,8 +30,6 @@ afterAll(() => admin.close())
 const FIRST_PASSWORD = 'plan-first-pw-3b7e'
 const SECOND_PASSWORD = 'plan-second-pw-81aa'
 
-const fingerprint = (value: string): string =>
-  `(sensitive value, sha256:${createHash('sha256').update(value).digest('hex').slice(0, 12)})`
 const b64 = (s: string): string => Buffer.from(s).toString('base64')
 
 function secret(ns: string, password: string): JsonObject {

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { fingerprint } from '../../support/secret-fingerprint.js'
 import { describe, expect, it } from '@jest/globals'
 import type { JsonObject } from '../../../src/go/yaml.js'
 import { renderComment, renderDiffSummary, commentBudget } from '../../../src/report/comment.js'
@@ -30,9 +30,6 @@ const secret = (data: JsonObject): JsonObject => ({
   type: 'Opaque',
   data
 })
-
-const fingerprint = (value: string): string =>
-  `(sensitive value, sha256:${createHash('sha256').update(value).digest('hex').slice(0, 12)})`
 
 const key = (name: string): string => `m//v1/ConfigMap/app/${name}`
 
