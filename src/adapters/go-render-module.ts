@@ -13,7 +13,7 @@ import {
   type RenderModule,
   type RendererVersions
 } from '../render/ports.js'
-import type { GoWasmFiles } from './go-wasm.js'
+import { compileGoWasm, type CompiledGoWasm, type GoWasmFiles } from './go-wasm.js'
 import { startRenderProgram, type ProgramResponse } from './go-render-program.js'
 import type { RenderWorkerAnswer, RenderWorkerData, RenderWorkerRequest } from './render-worker.js'
 
@@ -62,11 +62,11 @@ export function createGoRenderModule(options: RenderModuleOptions): RenderModule
   const loaded = new Map<RenderProgram, RendererVersions>()
   const start = async (program: RenderProgram): Promise<ProgramHost> => {
     const started = performance.now()
-    const files = await options.locate(program)
+    const compiled = await compileGoWasm(await options.locate(program), 'the render module')
     const host =
       options.workerScript === undefined
-        ? await threadHost(files, options.confine)
-        : workerPool(files, options.workerScript, options)
+        ? await threadHost(compiled, options.confine)
+        : workerPool(compiled, options.workerScript, options)
     const versions = (await host.call('{"op":"versions"}')).versions ?? {}
     loaded.set(program, versions)
     options.onLoad?.(versions, performance.now() - started)
@@ -105,10 +105,10 @@ export function createGoRenderModule(options: RenderModuleOptions): RenderModule
 }
 
 async function threadHost(
-  files: GoWasmFiles,
+  program: CompiledGoWasm,
   confine: RenderModuleOptions['confine']
 ): Promise<ProgramHost> {
-  const call = await startRenderProgram(files, confine)
+  const call = await startRenderProgram(program, confine)
   let busy = 0
   return {
     call: async (request) => {
@@ -128,7 +128,7 @@ async function threadHost(
  * of one program (the manifests of a layer, the releases of a helmfile) use the cores.
  */
 function workerPool(
-  files: GoWasmFiles,
+  program: CompiledGoWasm,
   script: string,
   options: Pick<RenderModuleOptions, 'confine' | 'timeoutMs' | 'workers'>
 ): ProgramHost {
@@ -139,7 +139,7 @@ function workerPool(
       const idle = hosts.find((host) => host.busy() === 0)
       let host = idle
       if (host === undefined && hosts.length < size)
-        hosts.push((host = workerHost(files, script, options)))
+        hosts.push((host = workerHost(program, script, options)))
       host ??= hosts.reduce((a, b) => (b.busy() < a.busy() ? b : a))
       return host.call(request)
     },
@@ -160,7 +160,7 @@ interface Pending {
  * call is pending.
  */
 function workerHost(
-  files: GoWasmFiles,
+  program: CompiledGoWasm,
   script: string,
   options: Pick<RenderModuleOptions, 'confine' | 'timeoutMs'>
 ): ProgramHost {
@@ -182,7 +182,7 @@ function workerHost(
     void stopped?.terminate()
   }
   const spawn = (): Worker => {
-    const data: RenderWorkerData = { tazunaRenderWorker: { files } }
+    const data: RenderWorkerData = { tazunaRenderWorker: { program } }
     const started = new Worker(script, { workerData: data })
     started.on('message', (answer: RenderWorkerAnswer) => {
       const entry = settle(answer.id)

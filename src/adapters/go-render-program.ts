@@ -7,7 +7,7 @@
 import fs from 'node:fs'
 import { confinementError, isWithin, type PathPolicy } from '../config/confinement.js'
 import { resolvePolicy, resolveReal } from './real-path.js'
-import { startGoProgram, type GoFs, type GoWasmFiles } from './go-wasm.js'
+import { startGoProgram, type CompiledGoWasm, type GoFs } from './go-wasm.js'
 
 /** What a program answers: the rendered text, or Go's error text, or its versions. */
 export interface ProgramResponse {
@@ -25,11 +25,11 @@ export type ProgramCall = (requestJson: string) => Promise<ProgramResponse>
  * error then says why.
  */
 export async function startRenderProgram(
-  files: GoWasmFiles,
+  program: CompiledGoWasm,
   confine: (() => readonly PathPolicy[] | undefined) | undefined
 ): Promise<ProgramCall> {
   const refusals: string[] = []
-  const render = await loadRenderCall(files, readOnlyFs(confine, refusals))
+  const render = await loadRenderCall(program, readOnlyFs(confine, refusals))
   return async (request) => {
     const seen = refusals.length
     const response = JSON.parse(await render(request)) as ProgramResponse
@@ -43,10 +43,10 @@ export async function startRenderProgram(
 
 type RenderCall = (requestJson: string) => Promise<string>
 
-async function loadRenderCall(files: GoWasmFiles, fs: GoFs): Promise<RenderCall> {
-  const program = await startGoProgram(files, 'the render module', fs)
+async function loadRenderCall(compiled: CompiledGoWasm, fs: GoFs): Promise<RenderCall> {
+  const program = await startGoProgram(compiled, 'the render module', fs)
   const render = program.lookup<RenderCall>('tazunaRender')
-  if (render === undefined) throw new Error(`${files.wasm} did not register tazunaRender`)
+  if (render === undefined) throw new Error(`${compiled.wasm} did not register tazunaRender`)
   return async (request) => {
     try {
       return await render(request)

@@ -5,7 +5,8 @@
  * nor the program (which registers its functions there) touch Node's real globalThis.
  */
 import { readFile } from 'node:fs/promises'
-import { brotliDecompressSync, gunzipSync } from 'node:zlib'
+import { promisify } from 'node:util'
+import { brotliDecompress, gunzip } from 'node:zlib'
 
 /** Where a program's two build artifacts are. */
 export interface GoWasmFiles {
@@ -13,6 +14,20 @@ export interface GoWasmFiles {
   wasm: string
   /** Go's wasm_exec.js of the Go version that built `wasm`. */
   wasmExec: string
+}
+
+/**
+ * A program read, unpacked and compiled, ready to start in any thread of this process: a render
+ * worker receives it in its workerData, so the 21–79 MB of WebAssembly are decompressed and
+ * compiled once, and V8 shares the compiled code (and its optimised tiers) between the threads.
+ */
+export interface CompiledGoWasm {
+  /** The file it came from (for messages). */
+  wasm: string
+  /** A WebAssembly.Module. */
+  module: object
+  /** Go's wasm_exec.js of the same Go version. */
+  glue: string
 }
 
 /** The `fs` object Go's syscall package calls (Node's callback API, as wasm_exec.js expects). */
@@ -31,32 +46,43 @@ interface GoGlobal {
   fs?: GoFs & { writeSync?(fd: number, buf: Uint8Array): number }
 }
 
-/** The one WebAssembly call used here (TypeScript declares WebAssembly only in its DOM libs). */
+/** The WebAssembly calls used here (TypeScript declares WebAssembly only in its DOM libs). */
 interface WebAssemblyApi {
-  instantiate(bytes: Uint8Array, imports: object): Promise<{ instance: object }>
+  compile(bytes: Uint8Array): Promise<object>
+  instantiate(module: object, imports: object): Promise<object>
 }
 const { WebAssembly: webAssembly } = globalThis as unknown as { WebAssembly: WebAssemblyApi }
 
 /**
- * Reads, instantiates and runs the program. `fs` is the file system it sees (absent: none, as
- * in wasm_exec.js's own stub); writes to stdout/stderr are kept, never printed, because stdout
- * carries command results. `what` names the program in errors.
+ * Reads, decompresses and compiles the program (off the thread where Node can: the file reads
+ * and brotli run in its thread pool). `what` names the program in errors.
  */
-export async function startGoProgram(
-  files: GoWasmFiles,
-  what: string,
-  fs?: GoFs
-): Promise<GoProgram> {
+export async function compileGoWasm(files: GoWasmFiles, what: string): Promise<CompiledGoWasm> {
   let glue: string
   let packed: Buffer
   try {
-    packed = await readFile(files.wasm)
-    glue = await readFile(files.wasmExec, 'utf8')
+    ;[packed, glue] = await Promise.all([readFile(files.wasm), readFile(files.wasmExec, 'utf8')])
   } catch (error) {
     throw new Error(`cannot read ${what} (${files.wasm}): ${(error as Error).message}`, {
       cause: error
     })
   }
+  const module = await webAssembly.compile(await unpackWasm(files.wasm, packed))
+  return { wasm: files.wasm, module, glue }
+}
+
+/**
+ * Instantiates and runs the program (compiling it first when given its files). `fs` is the file
+ * system it sees (absent: none, as in wasm_exec.js's own stub); writes to stdout/stderr are
+ * kept, never printed, because stdout carries command results. `what` names the program in
+ * errors.
+ */
+export async function startGoProgram(
+  program: GoWasmFiles | CompiledGoWasm,
+  what: string,
+  fs?: GoFs
+): Promise<GoProgram> {
+  const { module, glue } = 'module' in program ? program : await compileGoWasm(program, what)
   const written: string[] = []
   const decoder = new TextDecoder()
   const capture = (_fd: number, buf: Uint8Array): number => {
@@ -76,12 +102,9 @@ export async function startGoProgram(
   const defineGo = new Function('globalThis', glue) as (global: object) => void
   defineGo(goGlobal)
   if (own.fs) own.fs.writeSync = capture
-  if (own.Go === undefined) throw new Error(`${files.wasmExec} did not define Go`)
+  if (own.Go === undefined) throw new Error(`the glue of ${program.wasm} did not define Go`)
   const go = new own.Go()
-  const { instance } = await webAssembly.instantiate(
-    unpackWasm(files.wasm, packed),
-    go.importObject
-  )
+  const instance = await webAssembly.instantiate(module, go.importObject)
   void go.run(instance)
   return {
     lookup: <T>(name: string) => own[name] as T | undefined,
@@ -113,7 +136,7 @@ function withCapturedOutput(fs: GoFs, capture: (fd: number, buf: Uint8Array) => 
 }
 
 /** Brotli has no magic number, so the file name says it; gzip and raw wasm have theirs. */
-function unpackWasm(path: string, packed: Uint8Array): Uint8Array {
-  if (path.endsWith('.br')) return brotliDecompressSync(packed)
-  return packed[0] === 0x1f && packed[1] === 0x8b ? gunzipSync(packed) : packed
+async function unpackWasm(path: string, packed: Uint8Array): Promise<Uint8Array> {
+  if (path.endsWith('.br')) return promisify(brotliDecompress)(packed)
+  return packed[0] === 0x1f && packed[1] === 0x8b ? promisify(gunzip)(packed) : packed
 }

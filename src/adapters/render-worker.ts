@@ -7,12 +7,12 @@
  */
 import { parentPort } from 'node:worker_threads'
 import type { PathPolicy } from '../config/confinement.js'
-import type { GoWasmFiles } from './go-wasm.js'
+import type { CompiledGoWasm } from './go-wasm.js'
 import { startRenderProgram, type ProgramResponse } from './go-render-program.js'
 
-/** workerData of a render worker. */
+/** workerData of a render worker: the program, compiled once by the parent thread. */
 export interface RenderWorkerData {
-  tazunaRenderWorker: { files: GoWasmFiles }
+  tazunaRenderWorker: { program: CompiledGoWasm }
 }
 
 /** One request to the worker; `policies` are the reads allowed as of now (undefined: any). */
@@ -36,7 +36,7 @@ export async function serveRenderWorker(data: RenderWorkerData): Promise<void> {
   const port = parentPort
   if (port === null) throw new Error('serveRenderWorker runs in a worker thread only')
   let policies: readonly PathPolicy[] | undefined
-  const starting = startRenderProgram(data.tazunaRenderWorker.files, () => policies)
+  const starting = startRenderProgram(data.tazunaRenderWorker.program, () => policies)
   port.on('message', (message: RenderWorkerRequest) => {
     policies = message.policies
     void starting
