@@ -16,6 +16,7 @@ import { processEnginePorts } from './adapters/engine-ports.js'
 import { InputError } from './errors.js'
 import { parseByteSize, parseDurationSeconds } from './inputs.js'
 import { repositoryRootOf } from './adapters/repository-root.js'
+import type { TwinCheckout } from './adapters/render-reuse.js'
 import { gitAncestry, gitCommitOf } from './adapters/git.js'
 import { createExecRunner } from './adapters/command-runner.js'
 import { createNodeFiles } from './adapters/node-files.js'
@@ -252,7 +253,8 @@ function usage(): string {
 export function createCliEngine(
   flags: GlobalFlags,
   io: CliIo,
-  ports: Partial<EnginePorts> = {}
+  ports: Partial<EnginePorts> = {},
+  twin?: TwinCheckout
 ): Engine {
   const settings = {
     file: flags.filePath,
@@ -267,7 +269,8 @@ export function createCliEngine(
       codeDir: import.meta.dirname,
       log,
       confine: repositoryPolicy(flags),
-      ...(flags.renderLimits ? { renderLimits: flags.renderLimits } : {})
+      ...(flags.renderLimits ? { renderLimits: flags.renderLimits } : {}),
+      ...(twin ? { twin } : {})
     }),
     ...ports
   })
@@ -289,15 +292,16 @@ async function baseCommitOf(
   const files = createNodeFiles()
   return {
     ...base,
-    render: () =>
+    render: (headRendered) =>
       renderAtCommit(
         base.sha,
         { workspace, config },
         {
           runner,
           makeTempDir: (prefix) => files.makeTempDir(prefix),
-          engineFor: (file) => createCliEngine({ ...flags, filePath: file }, io)
-        }
+          engineFor: (file, twin) => createCliEngine({ ...flags, filePath: file }, io, {}, twin)
+        },
+        headRendered
       )
   }
 }

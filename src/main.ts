@@ -17,6 +17,7 @@ import { createActionsRunner } from './adapters/actions-reporting.js'
 import { writeKubeconfigFile } from './adapters/actions-files.js'
 import { processEnginePorts } from './adapters/engine-ports.js'
 import { repositoryRootOf } from './adapters/repository-root.js'
+import type { TwinCheckout } from './adapters/render-reuse.js'
 import { firstKnownAncestry, gitAncestry } from './adapters/git.js'
 import { githubAncestry } from './adapters/github-compare.js'
 import { kubeconfigFileSecrets, kubeconfigSecrets } from './adapters/kubeconfig-secrets.js'
@@ -67,7 +68,7 @@ async function runMode(settings: Settings): Promise<void> {
     tags: settings.tags,
     version: packageJson.version
   }
-  const portsFor = (confine: PathPolicy): EnginePorts =>
+  const portsFor = (confine: PathPolicy, twin?: TwinCheckout): EnginePorts =>
     processEnginePorts({
       env,
       ...(kubeconfig === undefined ? {} : { kubeconfig }),
@@ -81,15 +82,16 @@ async function runMode(settings: Settings): Promise<void> {
       },
       onSessionOpened: (describe) => core.info(`Cluster: ${describe}`),
       ...(env.RUNNER_TEMP ? { tempDir: env.RUNNER_TEMP } : {}),
-      confine
+      confine,
+      ...(twin ? { twin } : {})
     })
   const workspace = env.GITHUB_WORKSPACE || process.cwd()
   const ports = portsFor(pathPolicy(workspace, settings))
   // The base commit is rendered from a worktree outside the workspace: its reads are confined
   // to that worktree, with the same allowed directories.
-  const basePortsFor = (file: string): EnginePorts => {
+  const basePortsFor = (file: string, twin: TwinCheckout): EnginePorts => {
     const dir = path.dirname(path.resolve(file))
-    return portsFor(pathPolicy(repositoryRootOf(dir) ?? dir, settings))
+    return portsFor(pathPolicy(repositoryRootOf(dir) ?? dir, settings), twin)
   }
   const engine = createEngine(engineSettings, ports)
   const target = {
@@ -114,7 +116,7 @@ interface Engines {
   engine: Engine
   ports: EnginePorts
   /** Ports for an engine over another checkout's tazuna.yaml (the base worktree). */
-  basePortsFor: (file: string) => EnginePorts
+  basePortsFor: (file: string, twin: TwinCheckout) => EnginePorts
   engineSettings: EngineSettings
 }
 
@@ -191,16 +193,17 @@ function beforeSideOf(
     before: {
       source: 'base',
       baseSha,
-      render: () =>
+      render: (headRendered) =>
         renderAtCommit(
           baseSha,
           { workspace, config: settings.config },
           {
             runner: head.ports.runner,
             makeTempDir: (prefix) => head.ports.files.makeTempDir(prefix),
-            engineFor: (file) =>
-              createEngine({ ...head.engineSettings, file }, head.basePortsFor(file))
-          }
+            engineFor: (file, twin) =>
+              createEngine({ ...head.engineSettings, file }, head.basePortsFor(file, twin))
+          },
+          headRendered
         )
     }
   }

@@ -24,7 +24,15 @@ export class BaseUnavailableError extends Error {
 export interface BaseRenderDeps {
   runner: CommandRunner
   makeTempDir: BuildFiles['makeTempDir']
-  engineFor: (file: string) => Pick<Engine, 'loadExpanded' | 'renderObjects' | 'redact' | 'close'>
+  /**
+   * An engine over the worktree's `file`; `checkout` says which checkout of the repository the
+   * worktree (`base`) is a copy of (`head`), so renders the head made can be reused where the
+   * files are the same.
+   */
+  engineFor: (
+    file: string,
+    checkout: { head: string; base: string }
+  ) => Pick<Engine, 'loadExpanded' | 'renderObjects' | 'redact' | 'close'>
 }
 
 /** Where the head is: the checkout (the workspace) and tazuna.yaml as the input names it. */
@@ -41,7 +49,8 @@ export interface HeadCheckout {
 export async function renderAtCommit(
   sha: string,
   head: HeadCheckout,
-  deps: BaseRenderDeps
+  deps: BaseRenderDeps,
+  headRendered: Promise<void> = Promise.resolve()
 ): Promise<BeforeRender> {
   if (!/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(sha)) {
     throw new BaseUnavailableError(`the event names no base commit (got ${JSON.stringify(sha)})`)
@@ -54,9 +63,11 @@ export async function renderAtCommit(
   try {
     await git(root, ['worktree', 'add', '--detach', dir, sha])
     const config = path.relative(root, path.resolve(head.workspace, head.config))
-    const engine = deps.engineFor(path.join(dir, config))
+    const engine = deps.engineFor(path.join(dir, config), { head: root, base: dir })
     try {
       const run = await engine.loadExpanded()
+      // After the head's renders, so the module can hand over those of unchanged manifests.
+      await headRendered
       return { objects: await engine.renderObjects(run), redact: engine.redact }
     } finally {
       engine.close()

@@ -19,7 +19,12 @@ export type BeforeSide =
       source: 'base'
       /** The base commit, for the comment's wording. */
       baseSha?: string
-      render: () => Promise<BeforeRender>
+      /**
+       * Renders the base. `headRendered` settles when the head's renders are done: the base
+       * renders after it (its checkout and load may start at once), so that it can reuse the
+       * head's renders of unchanged manifests (docs/renderers.md#reusing-a-render).
+       */
+      render: (headRendered: Promise<void>) => Promise<BeforeRender>
     }
   | { source: 'live' }
 
@@ -43,7 +48,11 @@ export async function diffWithContent(
     const manifests = await engine.diff(run)
     return { manifests, objects: await engine.renderObjects(run) }
   })
-  const other = timed(deps.now, started, before.render)
+  const headRendered = head.then(
+    () => undefined,
+    () => undefined
+  )
+  const other = timed(deps.now, started, () => before.render(headRendered))
   const [h, b] = await Promise.allSettled([head, other])
   if (h.status === 'rejected') throw h.reason
   const { manifests, objects } = h.value.result

@@ -7,10 +7,10 @@ import { existsSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import path from 'node:path'
 import type { PathPolicy } from '../config/confinement.js'
-import type { RenderModule } from '../render/ports.js'
 import type { EngineLog, EnginePorts } from '../engine/ports.js'
 import { GO_TEMPLATE_PROGRAM, locateGoWasm, RENDER_PROGRAMS } from './go-wasm-files.js'
-import { createGoRenderModule } from './go-render-module.js'
+import { createGoRenderModule, type GoRenderModule } from './go-render-module.js'
+import type { TwinCheckout } from './render-reuse.js'
 import { createGoTemplateEngine } from './go-template-engine.js'
 import { createHttpClient } from './http-client.js'
 import { describeRenderers } from '../report/renderers.js'
@@ -40,6 +40,12 @@ export interface ProcessPortsOptions {
   renderLimits?: { timeoutMs: number; maxOutputBytes: number }
   /** Where reads may resolve (src/config/confinement.ts); absent: anywhere. */
   confine?: PathPolicy
+  /**
+   * This engine renders a second checkout of the repository (a pull request's base in a
+   * worktree): renders the head's engine made hold where their files are the same
+   * (docs/renderers.md#reusing-a-render).
+   */
+  twin?: TwinCheckout
 }
 
 /** The engine's ports for this process. */
@@ -53,7 +59,9 @@ export function processEnginePorts(options: ProcessPortsOptions): EnginePorts {
     templates: createGoTemplateEngine(() =>
       locateGoWasm(GO_TEMPLATE_PROGRAM, env, options.codeDir)
     ),
-    renderer: sharedRenderModule(options),
+    renderer: options.twin
+      ? sharedRenderModule(options).twin(options.twin)
+      : sharedRenderModule(options),
     http: createHttpClient(),
     runner: createExecRunner(),
     files: createNodeFiles({
@@ -77,9 +85,9 @@ export function processEnginePorts(options: ProcessPortsOptions): EnginePorts {
 
 // One render module per process (loading it costs about a second and 400 MB): engines of one
 // run (the action's head and base renders) share it, each adding the directories it may read.
-let shared: { module: RenderModule; policies: PathPolicy[]; unconfined: boolean } | undefined
+let shared: { module: GoRenderModule; policies: PathPolicy[]; unconfined: boolean } | undefined
 
-function sharedRenderModule(options: ProcessPortsOptions): RenderModule {
+function sharedRenderModule(options: ProcessPortsOptions): GoRenderModule {
   if (shared === undefined) {
     const state = { policies: [] as PathPolicy[], unconfined: false }
     const { env, codeDir } = options

@@ -15,6 +15,7 @@ import {
 } from '../render/ports.js'
 import { compileGoWasm, type CompiledGoWasm, type GoWasmFiles } from './go-wasm.js'
 import { startRenderProgram, type ProgramResponse } from './go-render-program.js'
+import { counterpart, sameAnswers, sameTree, type TwinCheckout } from './render-reuse.js'
 import type { RenderWorkerAnswer, RenderWorkerData, RenderWorkerRequest } from './render-worker.js'
 
 /** The two render programs (src/go/render/module/cmd): krusty, and the Helm SDK. */
@@ -45,6 +46,19 @@ export class RenderLimitError extends RenderModuleError {
   override name = 'RenderLimitError'
 }
 
+/** The render module, and views of it for another checkout of the repository. */
+export interface GoRenderModule extends RenderModule {
+  /**
+   * The module for an engine rendering `checkout.base`, a second checkout of the repository at
+   * `checkout.head` (a pull request's base commit in a worktree): a render whose head
+   * counterpart this process made, with every file it read the same in both, is that render
+   * (docs/renderers.md#reusing-a-render); any other renders as usual.
+   */
+  twin(checkout: TwinCheckout): RenderModule
+  /** Renders made so far, and renders a twin took from the head instead. */
+  counts(): { rendered: number; reused: number }
+}
+
 /** A started program, in this thread or in a worker. */
 interface ProgramHost {
   call(requestJson: string): Promise<ProgramResponse>
@@ -57,8 +71,12 @@ interface ProgramHost {
  * to load is reported by that call and retried by the next): a repository of kustomize
  * manifests never loads Helm. Renders may overlap.
  */
-export function createGoRenderModule(options: RenderModuleOptions): RenderModule {
+export function createGoRenderModule(options: RenderModuleOptions): GoRenderModule {
   const hosts = new Map<RenderProgram, Promise<ProgramHost>>()
+  // Every render of this process by its request, for twins (a few MB at 10,000 objects; the
+  // engine keeps the same texts for the run anyway).
+  const made = new Map<string, Promise<ProgramResponse>>()
+  const counts = { rendered: 0, reused: 0 }
   const loaded = new Map<RenderProgram, RendererVersions>()
   const start = async (program: RenderProgram): Promise<ProgramHost> => {
     const started = performance.now()
@@ -95,12 +113,65 @@ export function createGoRenderModule(options: RenderModuleOptions): RenderModule
   }
   const merged = (): RendererVersions | undefined =>
     loaded.size === 0 ? undefined : Object.fromEntries([...loaded.values()].flatMap(Object.entries))
-  return {
-    kustomize: async (dir) =>
-      (await call('kustomize', { op: 'kustomize', input: { dir } })).output ?? '',
-    helm: async (release) =>
-      (await call('helm', { op: 'helm', input: helmRequest(release) })).output ?? '',
+  const render = (program: RenderProgram, request: { op: string; input: object }) => {
+    counts.rendered++
+    const response = call(program, request)
+    made.set(JSON.stringify(request), response)
+    return response.then((r) => r.output ?? '')
+  }
+  const kustomizeRequest = (dir: string) => ({ op: 'kustomize', input: { dir } })
+  const helmOp = (release: HelmReleaseRender) => ({ op: 'helm', input: helmRequest(release) })
+  const module: RenderModule = {
+    kustomize: (dir) => render('kustomize', kustomizeRequest(dir)),
+    helm: (release) => render('helm', helmOp(release)),
     loaded: merged
+  }
+  /** The head's render of `request` when it holds for the base (see twin()). */
+  const reusable = async (
+    request: object,
+    checkout: TwinCheckout,
+    holds: (response: ProgramResponse) => Promise<boolean>
+  ): Promise<string | undefined> => {
+    const earlier = made.get(JSON.stringify(request))
+    const response = await earlier?.catch(() => undefined)
+    // An absolute path of the head in the output would be wrong for the base.
+    if (response?.output === undefined || response.error !== undefined) return undefined
+    if (response.output.includes(checkout.head) || !(await holds(response))) return undefined
+    counts.reused++
+    return response.output
+  }
+  return {
+    ...module,
+    counts: () => ({ ...counts }),
+    twin: (checkout) => ({
+      loaded: merged,
+      kustomize: async (dir) => {
+        const headDir = counterpart(dir, checkout.base, checkout.head)
+        const reused =
+          headDir === undefined
+            ? undefined
+            : await reusable(kustomizeRequest(headDir), checkout, async (r) =>
+                r.reads === undefined ? false : sameAnswers(r.reads, checkout)
+              )
+        return reused ?? module.kustomize(dir)
+      },
+      helm: async (release) => {
+        // A downloaded chart is in the request itself; one on disk must be the same in both.
+        if (!('path' in release.chart)) {
+          const reused = await reusable(helmOp(release), checkout, () => Promise.resolve(true))
+          return reused ?? module.helm(release)
+        }
+        const chart = release.chart.path
+        const headChart = counterpart(chart, checkout.base, checkout.head)
+        const reused =
+          headChart === undefined
+            ? undefined
+            : await reusable(helmOp({ ...release, chart: { path: headChart } }), checkout, () =>
+                sameTree(headChart, chart)
+              )
+        return reused ?? module.helm(release)
+      }
+    })
   }
 }
 

@@ -12,6 +12,8 @@ import { startGoProgram, type CompiledGoWasm, type GoFs } from './go-wasm.js'
 /** What a program answers: the rendered text, or Go's error text, or its versions. */
 export interface ProgramResponse {
   output?: string
+  /** The file-system questions the render asked, when the program tells (src/adapters/render-reuse.ts). */
+  reads?: [string, string][]
   error?: string
   versions?: Record<string, string>
 }

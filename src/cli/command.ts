@@ -34,7 +34,7 @@ export interface CliIo {
 /** A git commit of tazuna.yaml's repository to render, for `state diff --content=base`. */
 export interface BaseCommit extends ResolvedBase {
   /** Renders every manifest of tazuna.yaml as it is at the commit (a temporary worktree). */
-  render(): Promise<BeforeRender>
+  render(headRendered: Promise<void>): Promise<BeforeRender>
 }
 
 /** What a command gets: the flags, its own options, output streams, the engine and git. */

@@ -70,7 +70,11 @@ async function beforeSideOf({
   }
   const base = await baseCommit(ref)
   return {
-    side: { source: 'base', baseSha: base.sha, render: () => base.render() },
+    side: {
+      source: 'base',
+      baseSha: base.sha,
+      render: (headRendered) => base.render(headRendered)
+    },
     against: `base ${base.sha.slice(0, 12)} (${base.describe})`
   }
 }

@@ -14,7 +14,15 @@ import (
 )
 
 // Handler renders one request's payload (the JSON of the renderer's input) to YAML text.
-type Handler func(payload json.RawMessage) (string, error)
+type Handler func(payload json.RawMessage) (Result, error)
+
+// Result is a render's YAML text and, when the renderer can tell, every file-system question it
+// asked, as [kind, path] pairs (see the kustomize program); the engine uses them to reuse a
+// render for another checkout of the same files (docs/renderers.md#reusing-a-render).
+type Result struct {
+	Output string
+	Reads  [][2]string
+}
 
 // request is one call: Op selects the handler, Input is its payload.
 type request struct {
@@ -25,6 +33,7 @@ type request struct {
 // response carries the rendered YAML text or the Go error text.
 type response struct {
 	Output   string            `json:"output,omitempty"`
+	Reads    [][2]string       `json:"reads,omitempty"`
 	Error    string            `json:"error,omitempty"`
 	Versions map[string]string `json:"versions,omitempty"`
 }
@@ -69,7 +78,8 @@ func handle(raw string, handlers map[string]Handler) []byte {
 	if err != nil {
 		res.Error = errorText(err)
 	}
-	res.Output = out
+	res.Output = out.Output
+	res.Reads = out.Reads
 	return encode(res)
 }
 

@@ -13,12 +13,13 @@ import (
 
 func main() {
 	bridge.Serve(map[string]bridge.Handler{
-		"helm": func(payload json.RawMessage) (string, error) {
+		"helm": func(payload json.RawMessage) (bridge.Result, error) {
 			var in helm.Input
 			if err := json.Unmarshal(payload, &in); err != nil {
-				return "", err
+				return bridge.Result{}, err
 			}
-			return helm.Render(in)
+			out, err := helm.Render(in)
+			return bridge.Result{Output: out}, err
 		},
 	})
 }

@@ -13,12 +13,13 @@ import (
 
 func main() {
 	bridge.Serve(map[string]bridge.Handler{
-		"kustomize": func(payload json.RawMessage) (string, error) {
+		"kustomize": func(payload json.RawMessage) (bridge.Result, error) {
 			var in kustomize.Input
 			if err := json.Unmarshal(payload, &in); err != nil {
-				return "", err
+				return bridge.Result{}, err
 			}
-			return kustomize.Build(in)
+			out, reads, err := kustomize.Build(in)
+			return bridge.Result{Output: out, Reads: reads}, err
 		},
 	})
 }

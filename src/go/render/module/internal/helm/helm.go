@@ -153,4 +153,3 @@ func renderResources(ch *chart.Chart, values chartutil.Values, caps *chartutil.C
 	}
 	return b.String(), nil
 }
-
