@@ -77,7 +77,10 @@ export async function pullArtifact(
       return { dir, digest: manifest.digest }
     }
   }
-  const dir = await cache.storeBlob(key, await layerEntries(client, ref, manifest, deps))
+  const entries = await layerEntries(client, ref, manifest, deps)
+  const dir = await cache.storeBlob(key, entries).catch((error: unknown) => {
+    throw new OrasPullError(`oras pull: extract layer: ${(error as Error).message}`)
+  })
   if (!digestRef) await cache.writeRef(refKey, manifest.digest)
   return { dir, digest: manifest.digest }
 }
