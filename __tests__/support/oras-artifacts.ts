@@ -3,8 +3,9 @@
 // a gzip-compressed tar of a directory as the one layer. And a loopback proxy in front of a
 // registry that records every request, to count what a pull asked for.
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import http from 'node:http'
+import https from 'node:https'
 import os from 'node:os'
 import path from 'node:path'
 import { resolveToolPaths } from '../cluster/tool-paths.js'
@@ -66,11 +67,17 @@ export interface CountingProxy {
   stop: () => Promise<void>
 }
 
-/** Starts a loopback proxy to the registry at `target` (host:port) that records requests. */
-export async function startCountingProxy(target: string): Promise<CountingProxy> {
+/**
+ * Starts a loopback proxy to the registry at `target` (host:port) that records requests; with
+ * `tls` it speaks https with that key and certificate.
+ */
+export async function startCountingProxy(
+  target: string,
+  tls?: { key: string; cert: string }
+): Promise<CountingProxy> {
   const [host, port] = target.split(':') as [string, string]
   const requests: string[] = []
-  const server = http.createServer((req, res) => {
+  const handler: http.RequestListener = (req, res) => {
     requests.push(`${req.method} ${req.url}`)
     const upstream = http.request(
       { host, port: Number(port), method: req.method, path: req.url, headers: req.headers },
@@ -81,7 +88,8 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
     )
     upstream.on('error', () => res.writeHead(502).end())
     req.pipe(upstream)
-  })
+  }
+  const server = tls ? https.createServer(tls, handler) : http.createServer(handler)
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const { port: own } = server.address() as { port: number }
   return {
@@ -93,4 +101,32 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
         server.close(() => resolve())
       })
   }
+}
+
+/** A self-signed certificate for 127.0.0.1 made by openssl (key and certificate, PEM). */
+export function selfSignedCertificate(): { key: string; cert: string } {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'tazuna-oras-tls-'))
+  const [key, cert] = [path.join(dir, 'key.pem'), path.join(dir, 'cert.pem')]
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+      '-keyout',
+      key,
+      '-out',
+      cert
+    ],
+    { stdio: 'ignore' }
+  )
+  return { key: readFileSync(key, 'utf8'), cert: readFileSync(cert, 'utf8') }
 }

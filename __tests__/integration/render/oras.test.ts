@@ -27,6 +27,7 @@ import {
 } from '../../support/chart-servers.js'
 import {
   pushArtifact,
+  selfSignedCertificate,
   startCountingProxy,
   tarGzOf,
   type CountingProxy
@@ -46,6 +47,7 @@ const HELMFILE_BUILD = readFileSync(path.join(artifacts, 'expected-helmfile.yaml
 let work: string
 let registries: Record<'none' | 'basic' | 'bearer', TestRegistry>
 let proxy: CountingProxy
+let tlsProxy: CountingProxy
 let baseEnv: Record<string, string | undefined>
 let kustomizeDigest: string
 
@@ -109,6 +111,7 @@ beforeAll(async () => {
     bearer: await startTestRegistry(binary, BEARER)
   }
   proxy = await startCountingProxy(registries.none.address)
+  tlsProxy = await startCountingProxy(registries.none.address, selfSignedCertificate())
   baseEnv = {
     PATH: process.env.PATH,
     TMPDIR: process.env.TMPDIR,
@@ -124,6 +127,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await proxy?.stop()
+  await tlsProxy?.stop()
   for (const r of Object.values(registries ?? {})) await r.stop()
 })
 
@@ -199,6 +203,36 @@ describe('type oras: pull, cache and render', () => {
     )
     const bearer = await build(run, { reference: `${registries.bearer.address}/bundle:v1` })
     expect(bearer).toMatchObject({ code: 0, stdout: KUSTOMIZE_BUILD })
+  })
+})
+
+describe('type oras over https with a self-signed certificate', () => {
+  it('fails verification by default, naming the reference', async () => {
+    const ref = `${tlsProxy.address}/bundle:v1`
+    const result = await build(freshRun(), { reference: ref, plainHTTP: false })
+    expect(result.code).toBe(1)
+    expect(result.stderr).toContain(
+      `oras: pull "${ref}": oras pull: resolve "${ref}": cannot reach`
+    )
+    expect(result.stderr).toMatch(/SELF_SIGNED|self.signed/i)
+    expect(result.stderr).toContain('(insecureSkipVerify: true skips the certificate check)')
+  })
+
+  it('pulls with insecureSkipVerify: true', async () => {
+    const result = await build(freshRun(), {
+      reference: `${tlsProxy.address}/bundle:v1`,
+      plainHTTP: false,
+      insecureSkipVerify: true
+    })
+    expect(result).toMatchObject({ code: 0, stdout: KUSTOMIZE_BUILD })
+  })
+
+  it('does not fall back to http when plainHTTP is not set (oras-go has no fallback)', async () => {
+    const ref = `${registries.none.address}/bundle:v1`
+    const result = await build(freshRun(), { reference: ref, plainHTTP: false })
+    expect(result.code).toBe(1)
+    expect(result.stderr).toContain('does not speak TLS')
+    expect(result.stderr).toContain('(an http registry needs plainHTTP: true)')
   })
 })
 

@@ -208,5 +208,14 @@ async function layerEntries(
 
 function registryError(what: string, error: unknown): unknown {
   if (!(error instanceof OciRegistryError)) return error
-  return new OrasPullError(`oras pull: ${what}: ${error.message}`)
+  return new OrasPullError(`oras pull: ${what}: ${error.message}${hintFor(error.message)}`)
+}
+
+/** What to set when the registry's transport is not what the manifest says. */
+function hintFor(message: string): string {
+  if (message.includes('does not speak TLS')) return ' (an http registry needs plainHTTP: true)'
+  if (/CERT|certificate/i.test(message)) {
+    return ' (insecureSkipVerify: true skips the certificate check)'
+  }
+  return ''
 }
