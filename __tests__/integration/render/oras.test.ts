@@ -18,6 +18,8 @@ import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { gunzipSync, gzipSync } from 'node:zlib'
+import { processEnginePorts } from '../../../src/adapters/engine-ports.js'
+import { createEngine } from '../../../src/engine/engine.js'
 import { runCliInProcess } from '../../support/cli.js'
 import {
   buildTestRegistry,
@@ -203,6 +205,36 @@ describe('type oras: pull, cache and render', () => {
     )
     const bearer = await build(run, { reference: `${registries.bearer.address}/bundle:v1` })
     expect(bearer).toMatchObject({ code: 0, stdout: KUSTOMIZE_BUILD })
+  })
+})
+
+describe('type oras: secrets', () => {
+  it('registers the password of oras.auth as a secret, so the action masks it', async () => {
+    const run = freshRun()
+    const file = path.join(run.ws, 'tazuna.yaml')
+    writeFileSync(
+      file,
+      manifestYaml({
+        reference: `${registries.basic.address}/bundle:v1`,
+        auth: { username: 'alice', password: PASSWORD }
+      })
+    )
+    const registered: string[] = []
+    const engine = createEngine(
+      { file, environment: '', tags: [], version: '0.1.0' },
+      processEnginePorts({
+        env: { ...baseEnv, XDG_CACHE_HOME: run.cache },
+        codeDir: '',
+        log: { info: () => undefined, warn: () => undefined },
+        registerSecret: (value) => registered.push(value)
+      })
+    )
+    try {
+      expect(await engine.renderBuild(await engine.loadForBuild())).toBe(KUSTOMIZE_BUILD)
+    } finally {
+      engine.close()
+    }
+    expect(registered).toContain(PASSWORD)
   })
 })
 

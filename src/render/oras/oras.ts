@@ -25,7 +25,7 @@ export interface OrasOptionsSpec extends OrasPullSpec {
 /** Pulls the artifact and returns the manifest its delegate renders. */
 export async function delegateManifest(
   manifest: BuildManifestSpec,
-  deps: { oras?: OrasContext; http: HttpClient }
+  deps: { oras?: OrasContext; http: HttpClient; registerSecret: (value: string) => void }
 ): Promise<BuildManifestSpec> {
   const spec = manifest.oras
   if (spec === undefined) {
@@ -34,12 +34,17 @@ export async function delegateManifest(
   if (deps.oras === undefined) {
     throw new ConfigError(
       [],
-      `manifest ${manifest.name}: type oras needs the artifact cache, which this run has not`
+      `manifest ${manifest.name}: type oras needs the artifact cache, which this run has not ` +
+        '(it is $XDG_CACHE_HOME/tazuna/oras or $HOME/.cache/tazuna/oras: set one of them)'
     )
   }
   let pulled
   try {
-    pulled = await pullArtifact(spec, { ...deps.oras, http: deps.http })
+    pulled = await pullArtifact(spec, {
+      ...deps.oras,
+      http: deps.http,
+      registerSecret: deps.registerSecret
+    })
   } catch (error) {
     throw prefixed(`oras: pull ${goQuote(spec.reference)}: `, error)
   }

@@ -43,6 +43,8 @@ export class OrasPullError extends Error {
 /** What the pull needs: the oras ports and the plain HTTP client. */
 export interface OrasPullDeps extends OrasContext {
   http: HttpClient
+  /** Told every password used, so that the action masks it. */
+  registerSecret: (value: string) => void
   /** Tests lower them; Tazuna's otherwise. */
   limits?: ArchiveLimits
 }
@@ -138,7 +140,10 @@ async function credentialsFor(
 ): Promise<RegistryCredentials | undefined> {
   const username = spec.auth?.username ?? ''
   const password = spec.auth?.password ?? ''
-  if (username !== '' || password !== '') return { username, password }
+  if (username !== '' || password !== '') {
+    if (password !== '') deps.registerSecret(password)
+    return { username, password }
+  }
   const file = await deps.dockerConfig()
   if (file === undefined) return undefined
   const host = ref.registry
@@ -152,6 +157,7 @@ async function credentialsFor(
           ` (set oras.auth, or log in so that auths holds the registry)`
       )
     }
+    if (found.credentials?.password) deps.registerSecret(found.credentials.password)
     return found.credentials
   } catch (error) {
     if (!(error instanceof DockerConfigError)) throw error
