@@ -157,6 +157,19 @@ describeWithTazuna(`type oras against the Tazuna CLI${tazunaSkipReason}`, () => 
     expect((await tazuna(['state', 'diff'])).stdout).toBe((await action(['state', 'diff'])).stdout)
   })
 
+  it('a cache the action filled serves tazuna build --offline: the same text', async () => {
+    const fresh = mkdtempSync(path.join(os.tmpdir(), 'interop-oras-cache-'))
+    const withCache = { ...env, XDG_CACHE_HOME: fresh }
+    const file = path.join(ws, 'tazuna.yaml')
+    const ours = await runCliInProcess(['build', '-f', file], withCache)
+    expect(ours.code).toBe(0)
+    const theirs = await runCliProcess(tazunaBin ?? 'tazuna', ['build', '--offline', '-f', file], {
+      cwd: ws,
+      env: withCache
+    })
+    expect({ code: theirs.code, stdout: theirs.stdout }).toEqual({ code: 0, stdout: ours.stdout })
+  })
+
   it('plain apply: identical State, the quirk included', async () => {
     await deleteStateConfigMaps(admin, [MANIFEST])
     await tazuna(['apply'])
