@@ -36,23 +36,43 @@ export function pushArtifact(
 ): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'tazuna-oras-push-'))
   writeFileSync(path.join(dir, 'bundle.tar.gz'), layer)
-  const args = ['push', '--plain-http', `${registry}/${reference}`, `bundle.tar.gz:${TAR_GZIP}`]
+  return orasPush(dir, [`${registry}/${reference}`, `bundle.tar.gz:${TAR_GZIP}`], auth)
+}
+
+/**
+ * Pushes the directory `name` below `parent` as oras itself packs one (a tar+gzip layer made
+ * by Go's archive/tar, entries below `name/`); returns the manifest digest.
+ */
+export function pushDirectory(
+  registry: string,
+  reference: string,
+  parent: string,
+  name: string
+): string {
+  return orasPush(parent, [`${registry}/${reference}`, name], { kind: 'none' })
+}
+
+function orasPush(dir: string, refAndFiles: string[], auth: TestAuth): string {
+  const args = ['push', '--plain-http', ...refAndFiles]
   if (auth.kind !== 'none') args.push('--username', auth.username, '--password-stdin')
   let output: string
   try {
     output = execFileSync(orasBin(), args, {
       cwd: dir,
       // oras keeps nothing in the user's Docker config: a private one per push.
-      env: { ...process.env, DOCKER_CONFIG: path.join(dir, 'docker') },
+      env: { ...process.env, DOCKER_CONFIG: path.join(dir, '.docker-config') },
       input: auth.kind === 'none' ? '' : auth.password,
       encoding: 'utf8',
       stdio: ['pipe', 'pipe', 'pipe']
     })
   } catch (error) {
     const e = error as { status?: number; stdout?: string; stderr?: string }
-    throw new Error(`oras push ${reference} failed (exit ${e.status}): ${e.stdout}${e.stderr}`, {
-      cause: error
-    })
+    throw new Error(
+      `oras push ${refAndFiles.join(' ')} failed (exit ${e.status}): ${e.stdout}${e.stderr}`,
+      {
+        cause: error
+      }
+    )
   }
   const digest = /^Digest: (sha256:[0-9a-f]{64})$/m.exec(output)?.[1]
   if (digest === undefined) throw new Error(`oras push printed no digest: ${output}`)

@@ -29,6 +29,7 @@ import {
 } from '../../support/chart-servers.js'
 import {
   pushArtifact,
+  pushDirectory,
   selfSignedCertificate,
   startCountingProxy,
   tarGzOf,
@@ -153,6 +154,19 @@ describe('type oras: pull, cache and render', () => {
       delegate: { type: 'helmfile', helmfile: { kubeVersion: 'v1.32.0' } }
     })
     expect(result).toMatchObject({ code: 0, stdout: HELMFILE_BUILD })
+  })
+
+  it('reads a directory packed by oras push itself (Go’s tar writer), below target', async () => {
+    const parent = mkdtempSync(path.join(work, 'packed-'))
+    const bundle = path.join(parent, 'bundle')
+    mkdirSync(bundle)
+    execFileSync('tar', ['-xzf', '-', '-C', bundle], { input: kustomizeBundle('1') })
+    pushDirectory(registries.none.address, 'packed:v1', parent, 'bundle')
+    const result = await build(freshRun(), {
+      reference: `${registries.none.address}/packed:v1`,
+      target: 'bundle'
+    })
+    expect(result).toMatchObject({ code: 0, stdout: KUSTOMIZE_BUILD })
   })
 
   it('pulls a digest reference once: a second build sends no request to the registry', async () => {
