@@ -105,6 +105,11 @@ build_tool kustomize "$kustomize_version" kustomize sigs.k8s.io/kustomize/kustom
   "-s -w -X sigs.k8s.io/kustomize/api/provenance.version=$kustomize_version"
 kustomize_bin=$BUILT_PATH
 
+# The oras CLI pushes the artifacts of the `type: oras` tests, as a team would publish them.
+oras_version=$(module_version oras oras.land/oras)
+build_tool oras "$oras_version" oras oras.land/oras/cmd/oras "-s -w"
+oras_bin=$BUILT_PATH
+
 # The Tazuna CLI (the oracle) cannot be built here: the Go module proxy refuses every
 # version of github.com/pepabo/tazuna (README.md). Use a binary the developer supplies.
 tazuna_line=""
@@ -127,6 +132,7 @@ env_file="$tools/env.sh"
   echo "export ETCD_BIN=$(printf '%q' "$etcd_bin")"
   echo "export HELM_BIN=$(printf '%q' "$helm_bin")"
   echo "export KUSTOMIZE_BIN=$(printf '%q' "$kustomize_bin")"
+  echo "export ORAS_BIN=$(printf '%q' "$oras_bin")"
   if [ -n "$tazuna_line" ]; then echo "$tazuna_line"; fi
 } >"$env_file.tmp.$$"
 mv -f "$env_file.tmp.$$" "$env_file"

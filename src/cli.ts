@@ -167,6 +167,7 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
     help,
     ...options
   } = strict.values as Record<string, unknown> & { help: boolean }
+  const orasPull = orasPullOf(options)
   const timeoutSeconds = parseDurationSeconds('flag --render-timeout', String(renderTimeout))
   if (timeoutSeconds <= 0) throw new InputError('flag --render-timeout must be longer than 0 s')
   return {
@@ -180,12 +181,23 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
       renderLimits: {
         timeoutMs: timeoutSeconds * 1000,
         maxOutputBytes: parseByteSize('flag --max-render-bytes', String(maxRenderBytes))
-      }
+      },
+      ...(orasPull ? { orasPull } : {})
     },
     options: options as CommandContext['options'],
     args: strict.positionals.slice(words),
     help
   }
+}
+
+/** `--offline` / `--no-cache`, refused together with Tazuna's message. */
+function orasPullOf(options: Record<string, unknown>): GlobalFlags['orasPull'] {
+  const noCache = options['no-cache'] === true
+  const offline = options.offline === true
+  if (noCache && offline) {
+    throw new InputError('--no-cache and --offline cannot be specified together')
+  }
+  return noCache || offline ? { noCache, offline } : undefined
 }
 
 /** `--content` alone is `--content=base` (the command's bareValues), as pflag's NoOptDefVal. */
@@ -260,7 +272,8 @@ export function createCliEngine(
     file: flags.filePath,
     environment: flags.environment,
     tags: flags.tags,
-    version: packageJson.version
+    version: packageJson.version,
+    ...(flags.orasPull ? { orasPull: flags.orasPull } : {})
   }
   const log = stderrLog(io)
   return createEngine(settings, {

@@ -46,6 +46,10 @@ export interface Settings {
   /** Keep one issue per (config, environment) current in drift mode. */
   driftIssue: boolean
   contentDiff: ContentDiffMode
+  /** type oras: use only the artifact cache (Tazuna's `--offline`). */
+  orasOffline: boolean
+  /** type oras: ignore the artifact cache (Tazuna's `--no-cache`). */
+  orasNoCache: boolean
 }
 
 /** The runner's view of inputs, environment and event; main.ts binds it to @actions/*. */
@@ -78,7 +82,9 @@ export const inputDefaults = {
   'allow-older-commit': 'false',
   'fail-on-drift': 'false',
   'drift-issue': 'false',
-  'content-diff': 'base'
+  'content-diff': 'base',
+  'oras-offline': 'false',
+  'oras-no-cache': 'false'
 } as const
 
 type InputName = keyof typeof inputDefaults
@@ -108,6 +114,14 @@ export function readSettings(source: InputSource): Settings {
     )
   }
   if (!sync && atomic) throw new InputError('input "atomic" requires input "sync" to be "true"')
+  const orasOffline = flag('oras-offline')
+  const orasNoCache = flag('oras-no-cache')
+  if (orasOffline && orasNoCache) {
+    throw new InputError(
+      'inputs "oras-offline" and "oras-no-cache" cannot both be "true" ' +
+        '(Tazuna: --no-cache and --offline cannot be specified together)'
+    )
+  }
 
   return {
     config: read('config'),
@@ -131,7 +145,9 @@ export function readSettings(source: InputSource): Settings {
     allowOlderCommit: flag('allow-older-commit'),
     failOnDrift: flag('fail-on-drift'),
     driftIssue: flag('drift-issue'),
-    contentDiff: parseContentDiff(read('content-diff'))
+    contentDiff: parseContentDiff(read('content-diff')),
+    orasOffline,
+    orasNoCache
   }
 }
 

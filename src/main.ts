@@ -66,7 +66,8 @@ async function runMode(settings: Settings): Promise<void> {
     file: settings.config,
     environment: settings.environment,
     tags: settings.tags,
-    version: packageJson.version
+    version: packageJson.version,
+    orasPull: { offline: settings.orasOffline, noCache: settings.orasNoCache }
   }
   const portsFor = (confine: PathPolicy, twin?: TwinCheckout): EnginePorts =>
     processEnginePorts({

@@ -9,6 +9,8 @@ export interface ToolPaths {
   etcd: string
   helm: string
   kustomize: string
+  /** The oras CLI, which pushes the artifacts of the `type: oras` tests. */
+  oras: string
   /** The Tazuna CLI oracle, when the developer supplied one (it cannot be built here). */
   tazuna: string | undefined
 }
@@ -17,7 +19,8 @@ const VARS = {
   kubeApiserver: 'KUBE_APISERVER_BIN',
   etcd: 'ETCD_BIN',
   helm: 'HELM_BIN',
-  kustomize: 'KUSTOMIZE_BIN'
+  kustomize: 'KUSTOMIZE_BIN',
+  oras: 'ORAS_BIN'
 } as const
 
 /** The cache root shared with scripts/build-tools.sh and scripts/node24.sh. */

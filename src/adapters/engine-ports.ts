@@ -4,6 +4,7 @@
  * checkout), and a kube session opened on first use.
  */
 import { existsSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
 import { availableParallelism } from 'node:os'
 import path from 'node:path'
 import type { PathPolicy } from '../config/confinement.js'
@@ -11,8 +12,11 @@ import type { EngineLog, EnginePorts } from '../engine/ports.js'
 import { GO_TEMPLATE_PROGRAM, locateGoWasm, RENDER_PROGRAMS } from './go-wasm-files.js'
 import { createGoRenderModule, type GoRenderModule } from './go-render-module.js'
 import type { TwinCheckout } from './render-reuse.js'
+import type { RenderModule } from '../render/ports.js'
 import { createGoTemplateEngine } from './go-template-engine.js'
-import { createHttpClient } from './http-client.js'
+import { createHttpClient, createInsecureHttpClient } from './http-client.js'
+import { createOrasCache, orasCacheRoot } from './oras-cache.js'
+import type { DockerConfigFile } from '../render/oras/ports.js'
 import { describeRenderers } from '../report/renderers.js'
 import { systemClock } from './clock.js'
 import { createExecRunner } from './command-runner.js'
@@ -51,6 +55,12 @@ export interface ProcessPortsOptions {
 /** The engine's ports for this process. */
 export function processEnginePorts(options: ProcessPortsOptions): EnginePorts {
   const { env } = options
+  // A copy whose `allowed` grows by each oras artifact this engine pulls (orasPorts).
+  const confine = options.confine && { ...options.confine, allowed: [...options.confine.allowed] }
+  const files = createNodeFiles({
+    ...(options.tempDir ? { tempDir: options.tempDir } : {}),
+    ...(confine ? { confine } : {})
+  })
   const sessionEnv = {
     ...env,
     ...(options.kubeconfig === undefined ? {} : { KUBECONFIG: options.kubeconfig })
@@ -59,14 +69,13 @@ export function processEnginePorts(options: ProcessPortsOptions): EnginePorts {
     templates: createGoTemplateEngine(() =>
       locateGoWasm(GO_TEMPLATE_PROGRAM, env, options.codeDir)
     ),
-    renderer: options.twin
-      ? sharedRenderModule(options).twin(options.twin)
-      : sharedRenderModule(options),
+    renderer: renderModuleFor({ ...options, ...(confine ? { confine } : {}) }),
     http: createHttpClient(),
     runner: createExecRunner(),
-    files: createNodeFiles({
-      ...(options.tempDir ? { tempDir: options.tempDir } : {}),
-      ...(options.confine ? { confine: options.confine } : {})
+    files,
+    ...orasPorts(env, async (dir) => {
+      await files.allowRead(dir)
+      confine?.allowed.push(dir)
     }),
     openSession: async () => {
       // Loaded here, not at the top: @kubernetes/client-node is most of the bundle, and check
@@ -81,6 +90,43 @@ export function processEnginePorts(options: ProcessPortsOptions): EnginePorts {
     log: options.log,
     clock: systemClock
   }
+}
+
+/**
+ * `type: oras`: Tazuna's artifact cache (absent without XDG_CACHE_HOME and HOME), an HTTP
+ * client for `insecureSkipVerify`, and the Docker config file. `grant` lets the file adapter
+ * and the render module read an artifact directory the cache hands out, and nothing else of it.
+ */
+function orasPorts(
+  env: ProcessPortsOptions['env'],
+  grant: (dir: string) => Promise<void>
+): Pick<EnginePorts, 'oras'> {
+  const root = orasCacheRoot(env)
+  if (root === undefined) return {}
+  return {
+    oras: {
+      cache: createOrasCache(root, grant),
+      insecureHttp: createInsecureHttpClient(),
+      dockerConfig: () => readDockerConfig(env)
+    }
+  }
+}
+
+/** `$DOCKER_CONFIG/config.json`, else `~/.docker/config.json`; undefined when absent. */
+async function readDockerConfig(
+  env: ProcessPortsOptions['env']
+): Promise<DockerConfigFile | undefined> {
+  const dir = env.DOCKER_CONFIG || (env.HOME ? path.join(env.HOME, '.docker') : undefined)
+  if (dir === undefined) return undefined
+  const file = path.join(dir, 'config.json')
+  const text = await readFile(file, 'utf8').catch(() => undefined)
+  return text === undefined ? undefined : { path: file, text }
+}
+
+/** The process's render module, or its twin view for a second checkout (ProcessPortsOptions.twin). */
+function renderModuleFor(options: ProcessPortsOptions): RenderModule {
+  const module = sharedRenderModule(options)
+  return options.twin ? module.twin(options.twin) : module
 }
 
 // One render module per process (loading it costs about a second and 400 MB): engines of one

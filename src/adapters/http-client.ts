@@ -3,6 +3,8 @@
  * (docs/compatibility.md#chart-download). Each request has a deadline, like Helm's HTTP getter
  * (120 s); failures name the URL and the cause, never a request header.
  */
+import http from 'node:http'
+import https from 'node:https'
 import {
   HttpTransportError,
   type HttpClient,
@@ -60,4 +62,68 @@ function transportError(url: string, err: unknown, timeoutMs: number): HttpTrans
   }
   const cause = code ?? e.cause?.message ?? e.message ?? String(err)
   return new HttpTransportError(`GET ${url}: ${cause}`, 'unreachable')
+}
+
+/**
+ * An HttpClient that does not verify TLS certificates, for an oras manifest's
+ * `insecureSkipVerify: true` (docs/compatibility.md#oras). Node's fetch cannot turn
+ * verification off per request, so this one speaks node:http(s) itself; it follows up to 10
+ * redirects and drops Authorization when one leads to another origin, as fetch does.
+ */
+export function createInsecureHttpClient(options: { timeoutMs?: number } = {}): HttpClient {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
+  return {
+    async get(url: string, request: HttpRequestOptions = {}): Promise<HttpResponse> {
+      let current = new URL(url)
+      let headers = { ...request.headers }
+      for (let hop = 0; hop <= 10; hop++) {
+        const response = await insecureGet(current, headers, timeoutMs)
+        const location = response.headers.location
+        if (response.status < 300 || response.status >= 400 || location === undefined) {
+          return response
+        }
+        const next = new URL(location, current)
+        if (next.origin !== current.origin) {
+          headers = Object.fromEntries(
+            Object.entries(headers).filter(([name]) => name.toLowerCase() !== 'authorization')
+          )
+        }
+        current = next
+      }
+      throw new HttpTransportError(`GET ${url}: more than 10 redirects`, 'unreachable')
+    }
+  }
+}
+
+function insecureGet(
+  url: URL,
+  headers: Record<string, string>,
+  timeoutMs: number
+): Promise<HttpResponse> {
+  return new Promise((resolve, reject) => {
+    const get = url.protocol === 'https:' ? https.get : http.get
+    const req = get(url, { headers, rejectUnauthorized: false, timeout: timeoutMs }, (res) => {
+      const chunks: Buffer[] = []
+      res.on('data', (chunk: Buffer) => chunks.push(chunk))
+      res.on('error', (err) => reject(transportError(url.toString(), err, timeoutMs)))
+      res.on('end', () => {
+        const out: Record<string, string> = {}
+        for (const [name, value] of Object.entries(res.headers)) {
+          if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value
+        }
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: out,
+          body: new Uint8Array(Buffer.concat(chunks)),
+          url: url.toString()
+        })
+      })
+    })
+    req.on('timeout', () =>
+      req.destroy(Object.assign(new Error('timeout'), { name: 'TimeoutError' }))
+    )
+    req.on('error', (err) =>
+      reject(transportError(url.toString(), { cause: err, ...err }, timeoutMs))
+    )
+  })
 }

@@ -19,12 +19,19 @@ export interface NodeFilesOptions {
   confine?: PathPolicy
 }
 
+/** The file ports, and a way to let reads into one more directory. */
+export interface NodeFiles extends ConfigFiles, BuildFiles {
+  /** Allows reads below `dir` from now on (an extracted oras artifact in the cache). */
+  allowRead(dir: string): Promise<void>
+}
+
 /**
  * Both file ports over node:fs. With a policy, every read, existence check and kind check of a
  * path that resolves (symlinks followed) outside the root and the allowed directories rejects
- * with PathOutsideRepositoryError; the private temp dirs this adapter made stay readable.
+ * with PathOutsideRepositoryError; the private temp dirs this adapter made, and directories
+ * passed to allowRead, stay readable.
  */
-export function createNodeFiles(options: NodeFilesOptions = {}): ConfigFiles & BuildFiles {
+export function createNodeFiles(options: NodeFilesOptions = {}): NodeFiles {
   const ownTempDirs: string[] = []
   const { confine } = options
   let realPolicy: Promise<PathPolicy> | undefined
@@ -51,6 +58,9 @@ export function createNodeFiles(options: NodeFilesOptions = {}): ConfigFiles & B
     kindOf: async (file) => {
       await guard(file)
       return kindOf(file)
+    },
+    allowRead: async (dir) => {
+      ownTempDirs.push(await realpath(dir))
     },
     makeTempDir: async (prefix) => {
       const dir = await mkdtemp(path.join(options.tempDir ?? os.tmpdir(), prefix))

@@ -7,7 +7,7 @@
 import type { ApplySwitches } from '../engine/engine.js'
 import { parseDurationSeconds } from '../inputs.js'
 import { InputError } from '../errors.js'
-import { stderrLog, type CliCommand, type CommandContext } from './command.js'
+import { orasPullOptions, stderrLog, type CliCommand, type CommandContext } from './command.js'
 
 /**
  * Resolves the switches like Tazuna's CLI: `--prune`/`--atomic` need `--sync`. The legacy
@@ -39,7 +39,8 @@ export const applyCommand: CliCommand = {
     atomic: { type: 'boolean' },
     'no-lock': { type: 'boolean' },
     'lock-timeout': { type: 'string', default: '10m' },
-    'allow-older-commit': { type: 'boolean' }
+    'allow-older-commit': { type: 'boolean' },
+    ...orasPullOptions
   },
   async run({ options, io, engine, gitCommitOf, lockHolder, ancestryIn }) {
     const switches = applySwitches(options, io.env)

@@ -8,12 +8,13 @@
  * charts with the server's version and API versions; this command never contacts a cluster, so
  * helmfile manifests without `helmfile.kubeVersion` see Helm's library default (v1.20.0).
  */
-import type { CliCommand } from './command.js'
+import { orasPullOptions, type CliCommand } from './command.js'
 
 /** `tazuna-action build`: render and print; needs no cluster. */
 export const buildCommand: CliCommand = {
   name: 'build',
   summary: 'Render every manifest and print the YAML like tazuna build (no cluster)',
+  options: orasPullOptions,
   async run({ io, engine }) {
     const run = await engine.loadForBuild()
     io.stdout(await engine.renderBuild(run))

@@ -18,7 +18,18 @@ export interface GlobalFlags {
   allowPaths?: string[]
   /** `--render-timeout`, `--max-render-bytes` (docs/reliability.md#render-limits). */
   renderLimits?: { timeoutMs: number; maxOutputBytes: number }
+  /** `--offline` / `--no-cache` of apply, build, destroy and plan (type oras pulls). */
+  orasPull?: { offline: boolean; noCache: boolean }
 }
+
+/**
+ * Tazuna's ORAS pull flags, on the commands that have them (apply, build, destroy, plan);
+ * src/cli.ts turns them into GlobalFlags.orasPull.
+ */
+export const orasPullOptions = {
+  'no-cache': { type: 'boolean' },
+  offline: { type: 'boolean' }
+} satisfies ParseArgsOptionsConfig
 
 /** Where output goes and what environment the CLI sees (tests pass their own). */
 export interface CliIo {

@@ -6,7 +6,7 @@
  * is left as it is. Command line only: the action has no destroy mode.
  */
 import { InputError } from '../errors.js'
-import { stderrLog, type CliCommand, type CliIo } from './command.js'
+import { orasPullOptions, stderrLog, type CliCommand, type CliIo } from './command.js'
 
 /** Tazuna's prompt (cmd/destroy.go), printed as `<question>: [y/N] ` on stdout. */
 export const DESTROY_QUESTION =
@@ -38,7 +38,7 @@ export const destroyCommand: CliCommand = {
   name: 'destroy',
   summary:
     'Delete the objects of the (tag-selected) manifests; needs TAZUNA_DESTROY_EXECUTABLE=true',
-  options: { force: { type: 'boolean' } },
+  options: { force: { type: 'boolean' }, ...orasPullOptions },
   async run({ io, engine, options }) {
     const log = stderrLog(io)
     const run = await engine.loadForBuild()

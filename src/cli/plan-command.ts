@@ -5,7 +5,7 @@
  * changed object is our unified diff of the live object and the server's dry-run result, not
  * go-cmp text, so server defaults do not show as changes. Exit code 0 whatever it finds.
  */
-import type { CliCommand } from './command.js'
+import { orasPullOptions, type CliCommand } from './command.js'
 import { paletteFor, renderPlanText } from './diff-text.js'
 
 /** `tazuna-action plan`. */
@@ -13,6 +13,7 @@ export const planCommand: CliCommand = {
   name: 'plan',
   summary:
     'Show what an apply would create or change, per object, against the live cluster (read-only)',
+  options: orasPullOptions,
   async run({ io, engine }) {
     const run = await engine.loadForPlan()
     // Secret objects are fingerprinted already; any other value a render registered as secret

@@ -1,7 +1,7 @@
 /**
  * Per-manifest schema checks of `tazuna check` (docs/compatibility.md#check step 2,
- * pepabo/tazuna:pkg/validator). Messages quoted by the spec are kept verbatim; the few it does not
- * quote (helmfile var fields, oras presence, op:// URIs) are worded here in the same style.
+ * pepabo/tazuna:pkg/validator). Messages quoted by the spec and the oras ones are upstream's;
+ * the few it does not quote (helmfile var fields, op:// URIs) are worded here in the same style.
  * Path existence is deliberately not checked for kustomize/helmfile/oras
  * (docs/compatibility.md#validation-coverage).
  */
@@ -95,23 +95,35 @@ function validateOpVar(q: string, v: HelmfileVar, at: SourceLocation, report: Re
   }
 }
 
+/**
+ * Upstream's ValidateManifestORAS, wrapped as its ValidateManifest wraps it
+ * (`oras validation failed for manifest <path>: ...`); the helmfile var texts inside are ours.
+ */
 function validateOras(loaded: LoadedConfig, manifest: Manifest, report: Report): void {
+  const prefix = `oras validation failed for manifest ${manifest.path}: `
   const oras = manifest.oras
   if (oras === undefined) {
-    report(manifest.source, 'oras is required for type oras')
+    report(manifest.source, `${prefix}oras spec is required for oras manifest`)
     return
   }
   const at = (key: string) => loaded.sources.locate(oras, key, manifest.source)
-  if (oras.reference === '') report(at('reference'), 'oras.reference is required')
+  if (oras.reference === '') report(at('reference'), `${prefix}oras.reference is required`)
   const type = oras.delegate.type
   if (type !== 'helmfile' && type !== 'kustomize') {
     report(
       at('delegate'),
-      `oras.delegate.type must be 'helmfile' or 'kustomize', got: ${goQuote(type)}`
+      `${prefix}oras.delegate.type must be 'helmfile' or 'kustomize', got: ${goQuote(type)}`
     )
   }
   if (type === 'helmfile' && oras.delegate.helmfile) {
-    validateHelmfileVars(loaded, oras.delegate.helmfile.vars, report)
+    validateHelmfileVars(loaded, oras.delegate.helmfile.vars, (where, message) => {
+      const name = /^helmfile var '([^']*)'/.exec(message)?.[1] ?? ''
+      report(
+        where,
+        `${prefix}oras.delegate.helmfile validation failed: ` +
+          `helmfile var '${name}' validation failed: ${message}`
+      )
+    })
   }
 }
 

@@ -111,6 +111,10 @@ export function createEngine(settings: EngineSettings, ports: EnginePorts): Engi
   let session: Promise<ClusterSession> | undefined
   const openSession = (): Promise<ClusterSession> => (session ??= ports.openSession())
   const renderer = (run: ConfigRun) => manifestRenderer(run, settings, scoped, openSession)
+  // Plain apply and destroy render oras manifests with their delegate's default namespace, as
+  // Tazuna's delegate managers do (docs/compatibility.md#oras-default-namespace).
+  const delegateRenderer = (run: ConfigRun) =>
+    manifestRenderer(run, settings, scoped, openSession, 'delegate')
   // Diff and apply refuse an object the API server would refuse for its size: in the pull
   // request's diff, before the merge, and in apply before anything of its manifest is sent.
   // Destroy and drift only read keys and live objects, so they are not blocked by it.
@@ -170,7 +174,7 @@ export function createEngine(settings: EngineSettings, ports: EnginePorts): Engi
         settings,
         session: await openSession(),
         clock: ports.clock,
-        build: sizeChecked(run)
+        build: request.sync ? sizeChecked(run) : withObjectSizeLimit(delegateRenderer(run))
       }),
     async drift(run) {
       const manifests = run.manifests.filter((m) => m.type !== 'genesissecret')
@@ -185,7 +189,11 @@ export function createEngine(settings: EngineSettings, ports: EnginePorts): Engi
       return driftReportOf(run.manifests, live, renderer(run))
     },
     destroy: (run, request) =>
-      destroyConfigRun(run, request, { settings, session: openSession, build: renderer(run) }),
+      destroyConfigRun(run, request, {
+        settings,
+        session: openSession,
+        build: delegateRenderer(run)
+      }),
     redact: (text) => secrets.redact(text),
     renderers: () => ports.renderer.loaded(),
     // A session that failed to open has nothing to close (its error went to the caller).

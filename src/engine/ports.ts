@@ -8,6 +8,7 @@ import type { ConfigFiles } from '../config/files.js'
 import type { BuildFiles, CommandRunner, HttpClient, RenderModule } from '../render/ports.js'
 import type { Clock, Cluster, Discovery, StateStore } from '../apply/ports.js'
 import type { TemplateEngine } from '../go/template/engine.js'
+import type { OrasContext, OrasPullMode } from '../render/oras/ports.js'
 
 /** Log lines the engine emits outside an apply (warnings, the cluster target). */
 export interface EngineLog {
@@ -40,6 +41,8 @@ export interface EngineSettings {
   tags: readonly string[]
   /** This program's version, for `minimumSupportedTazunaVersion`. */
   version: string
+  /** Tazuna's `--offline` / `--no-cache` for `type: oras` (both off when absent). */
+  orasPull?: OrasPullMode
 }
 
 /** The world as the engine sees it. */
@@ -65,4 +68,9 @@ export interface EnginePorts {
   log: EngineLog
   /** Time for State timestamps and the apply's waits. */
   clock: Clock
+  /**
+   * Tazuna's artifact cache and what else `type: oras` pulls need; absent when the process
+   * has no cache directory (neither XDG_CACHE_HOME nor HOME), and oras manifests then fail.
+   */
+  oras?: Pick<OrasContext, 'cache' | 'insecureHttp' | 'dockerConfig'>
 }

@@ -35,18 +35,31 @@ export function renderContext(
     providers: run.config.config.spec.providers,
     registerSecret: ports.registerSecret,
     lookupEnv: (name) => env[name],
-    files: ports.files
+    files: ports.files,
+    ...(ports.oras
+      ? {
+          oras: {
+            ...ports.oras,
+            mode: settings.orasPull ?? { offline: false, noCache: false },
+            warn: (message: string) => ports.log.warn(message)
+          }
+        }
+      : {})
   }
 }
 
-/** Renders a run's manifests to objects and State entries, for diff and apply. */
+/**
+ * Renders a run's manifests to objects and State entries, for diff and apply. `orasNamespace`
+ * is `delegate` for plain apply and destroy (docs/compatibility.md#oras-default-namespace).
+ */
 export function manifestRenderer(
   run: ConfigRun,
   settings: EngineSettings,
   ports: EnginePorts,
-  openSession: () => Promise<ClusterSession>
+  openSession: () => Promise<ClusterSession>,
+  orasNamespace: 'none' | 'delegate' = 'none'
 ): (m: Manifest) => Promise<DesiredState> {
-  const base = renderContext(run, settings, ports)
+  const base = { ...renderContext(run, settings, ports), orasNamespace }
   const capabilitiesFor = capabilityPolicy(() =>
     openSession().then((s) => s.discovery.capabilities())
   )
@@ -54,15 +67,22 @@ export function manifestRenderer(
 }
 
 /**
- * Helm capabilities for a manifest: discovered once per run, and only for a helmfile (or oras)
- * manifest without its own `kubeVersion`; `discover` resolving undefined means Helm's defaults.
+ * Helm capabilities for a manifest: discovered once per run, and only for a helmfile manifest
+ * (or an oras manifest with a helmfile delegate) without its own `kubeVersion`; `discover`
+ * resolving undefined means Helm's defaults.
  */
 function capabilityPolicy(
   discover: () => Promise<HelmCapabilities | undefined>
 ): (m: Manifest) => Promise<{ capabilities?: HelmCapabilities }> {
   let capabilities: Promise<HelmCapabilities | undefined> | undefined
   return async (m) => {
-    const needed = (m.type === 'helmfile' || m.type === 'oras') && !m.helmfile?.kubeVersion
+    const helmfile: { kubeVersion?: string } | undefined =
+      m.type === 'helmfile'
+        ? (m.helmfile ?? {})
+        : m.type === 'oras' && m.oras?.delegate.type === 'helmfile'
+          ? (m.oras.delegate.helmfile ?? {})
+          : undefined
+    const needed = helmfile !== undefined && !helmfile.kubeVersion
     if (!needed) return {}
     const found = await (capabilities ??= discover())
     return found === undefined ? {} : { capabilities: found }

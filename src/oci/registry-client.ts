@@ -15,7 +15,10 @@ import { OciRegistryError, statusError } from './registry-error.js'
 
 export { OciRegistryError } from './registry-error.js'
 
-/** Registry credentials; used only when both are non-empty, as Helm's ClientOptBasicAuth. */
+/**
+ * Registry credentials; used only when both are non-empty, as Helm's ClientOptBasicAuth (or
+ * when either is, with `partialCredentials`, as oras-go's auth client).
+ */
 export interface RegistryCredentials {
   username: string
   password: string
@@ -27,6 +30,13 @@ export interface OciClientOptions {
   credentials?: RegistryCredentials
   /** Speak plain http from the start (Helm's `--plain-http`, oras' `plainHTTP`). */
   plainHttp?: boolean
+  /** Use credentials with an empty username or password too (oras-go; Helm needs both). */
+  partialCredentials?: boolean
+  /**
+   * Retry over http when an https request is answered in plain HTTP (Helm v3's transport;
+   * default). oras-go alone, as Tazuna's `type: oras` uses it, does not.
+   */
+  httpFallback?: boolean
 }
 
 /** A content descriptor (OCI image spec). */
@@ -77,14 +87,19 @@ export class OciRegistryClient {
   readonly #credentials: RegistryCredentials | undefined
   #plainHttp: boolean
   #downgraded = false
+  readonly #httpFallback: boolean
   readonly #basic = new Set<string>()
   readonly #tokens = new Map<string, string>()
 
   constructor(options: OciClientOptions) {
     this.#http = options.http
     const c = options.credentials
-    this.#credentials = c !== undefined && c.username !== '' && c.password !== '' ? c : undefined
+    const usable = options.partialCredentials
+      ? c !== undefined && (c.username !== '' || c.password !== '')
+      : c !== undefined && c.username !== '' && c.password !== ''
+    this.#credentials = usable ? c : undefined
     this.#plainHttp = options.plainHttp ?? false
+    this.#httpFallback = options.httpFallback ?? true
   }
 
   /** Every tag of the repository (following `Link: rel="next"` pages). */
@@ -171,7 +186,12 @@ export class OciRegistryClient {
     try {
       return await this.#http.get(`${scheme}://${host}${path}`, { headers })
     } catch (err) {
-      if (err instanceof HttpTransportError && err.reason === 'plain-http' && scheme === 'https') {
+      if (
+        err instanceof HttpTransportError &&
+        err.reason === 'plain-http' &&
+        scheme === 'https' &&
+        this.#httpFallback
+      ) {
         // Helm v3's fallback transport: retry over http and stay there for this client.
         this.#downgraded = true
         return this.#send(host, path, headers)

@@ -6,6 +6,8 @@
 import type { BuildFiles, CommandRunner, HttpClient, RenderModule } from './ports.js'
 import type { TemplateEngine } from '../go/template/engine.js'
 import type { JsonValue } from '../go/yaml.js'
+import type { OrasOptionsSpec } from './oras/oras.js'
+import type { OrasContext } from './oras/ports.js'
 
 /** Kubernetes version and API versions Helm templates see (`.Capabilities`). */
 export interface HelmCapabilities {
@@ -42,6 +44,7 @@ export interface BuildManifestSpec {
   path: string
   kustomize?: { defaultNamespace?: string }
   helmfile?: HelmfileOptionsSpec
+  oras?: OrasOptionsSpec
 }
 
 /** `spec.providers[]` (docs/compatibility.md#providers). */
@@ -82,4 +85,12 @@ export interface BuildContext {
   tools?: ToolCommands
   /** Manifest, envfile, helmfile and values files, and private temporary files. */
   files: BuildFiles
+  /** The artifact cache and pull mode for `type: oras`; without it, oras manifests fail. */
+  oras?: OrasContext
+  /**
+   * Which default namespace objects of an oras manifest get: none (diff, sync, plan: Tazuna's
+   * runner) unless `delegate` (plain apply and destroy go through the delegate), the quirk of
+   * docs/compatibility.md#oras-default-namespace.
+   */
+  orasNamespace?: 'none' | 'delegate'
 }

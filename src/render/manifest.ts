@@ -11,6 +11,7 @@ import type { BuildContext, BuildManifestSpec } from './context.js'
 import { buildGenesisSecret } from './genesissecret/genesissecret.js'
 import { renderHelmfile, type BuildRun } from './helmfile/helmfile.js'
 import { renderKustomize } from './kustomize/kustomize.js'
+import { delegateDefaultNamespace, delegateManifest } from './oras/oras.js'
 import { desiredEntries, objectsFromYaml } from '../objects/objects.js'
 import { createSecretRegistry } from './secrets.js'
 
@@ -27,8 +28,8 @@ export interface BuiltManifest {
 
 /**
  * Renders the manifest and converts it with its type's default namespace (kustomize and
- * helmfile `defaultNamespace`; none for genesissecret), then computes state entries.
- * Throws for `oras` (not supported yet) and unknown types.
+ * helmfile `defaultNamespace`; none for genesissecret; for oras see defaultNamespaceOf), then
+ * computes state entries. Throws for unknown types.
  */
 export async function buildManifest(
   manifest: BuildManifestSpec,
@@ -43,7 +44,7 @@ export async function buildManifest(
     const text = await renderText(manifest, run)
     const objects = objectsFromYaml(text, {
       file: renderedFileName(manifest, run),
-      defaultNamespace: defaultNamespaceOf(manifest)
+      defaultNamespace: defaultNamespaceOf(manifest, ctx.orasNamespace)
     })
     return { objects, entries: desiredEntries(manifest.name, objects), alwaysSync: new Set() }
   })
@@ -59,11 +60,18 @@ export async function renderManifestText(
 
 /**
  * The default namespace docs/compatibility.md#yaml-to-objects applies to this manifest type's
- * objects.
+ * objects. For oras it is none, as Tazuna's runner has it for diff and sync, unless `oras` is
+ * `delegate` (plain apply and destroy, which Tazuna runs through the delegate's own
+ * conversion): docs/compatibility.md#oras-default-namespace.
  */
-export function defaultNamespaceOf(manifest: BuildManifestSpec): string {
+export function defaultNamespaceOf(
+  manifest: BuildManifestSpec,
+  oras: 'none' | 'delegate' = 'none'
+): string {
   if (manifest.type === 'kustomize') return manifest.kustomize?.defaultNamespace ?? ''
   if (manifest.type === 'helmfile') return manifest.helmfile?.defaultNamespace ?? ''
+  if (manifest.type === 'oras' && oras === 'delegate')
+    return delegateDefaultNamespace(manifest.oras)
   return ''
 }
 
@@ -80,11 +88,7 @@ async function renderText(manifest: BuildManifestSpec, run: BuildRun): Promise<s
     case 'genesissecret':
       return (await buildGenesisSecret(manifest, run)).text
     case 'oras':
-      throw new ConfigError(
-        [],
-        `manifest ${manifest.name}: type oras is not supported yet by tazuna-action ` +
-          `(pull the artifact in a workflow step and use a kustomize or helmfile manifest instead)`
-      )
+      return renderText(await delegateManifest(manifest, run), run)
     default:
       throw new ConfigError(
         [],

@@ -71,11 +71,19 @@ describe('build errors', () => {
     )
   })
 
-  it('says oras is not supported yet, naming the manifest', async () => {
+  it('says an oras manifest without the artifact cache cannot be pulled, naming it', async () => {
     const f = loadFixture('build-kustomize-overlays')
     await expect(
-      renderManifestText({ name: 'bundle', type: 'oras', path: 'x' }, f.ctx)
-    ).rejects.toThrow('manifest bundle: type oras is not supported yet')
+      renderManifestText(
+        {
+          name: 'bundle',
+          type: 'oras',
+          path: 'x',
+          oras: { reference: '127.0.0.1:1/b:v1', delegate: { type: 'kustomize' } }
+        },
+        f.ctx
+      )
+    ).rejects.toThrow('manifest bundle: type oras needs the artifact cache')
   })
 
   it('rejects an unknown manifest type with Tazuna’s wording', async () => {

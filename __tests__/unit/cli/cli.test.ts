@@ -28,6 +28,29 @@ describe('command line parsing', () => {
     expect(parsed.flags.renderLimits).toEqual({ timeoutMs: 90_000, maxOutputBytes: 1_048_576 })
   })
 
+  it('reads --offline and --no-cache on apply, build, destroy and plan only', () => {
+    for (const command of ['apply', 'build', 'destroy', 'plan']) {
+      expect(parseCommandLine([command, '--offline']).flags.orasPull).toEqual({
+        offline: true,
+        noCache: false
+      })
+      expect(parseCommandLine([command, '--no-cache']).flags.orasPull).toEqual({
+        offline: false,
+        noCache: true
+      })
+    }
+    expect(parseCommandLine(['build']).flags.orasPull).toBeUndefined()
+    expect(() => parseCommandLine(['state', 'diff', '--offline'])).toThrow(
+      'unknown flag: --offline'
+    )
+  })
+
+  it('refuses --offline with --no-cache in Tazuna words', () => {
+    expect(() => parseCommandLine(['build', '--offline', '--no-cache'])).toThrow(
+      '--no-cache and --offline cannot be specified together'
+    )
+  })
+
   it('collects --allow-path, before or after the command', () => {
     const parsed = parseCommandLine(['--allow-path', '/a', 'build', '--allow-path=../b'])
     expect(parsed.flags.allowPaths).toEqual(['/a', '../b'])

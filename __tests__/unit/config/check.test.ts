@@ -250,13 +250,13 @@ const cases: [string, ConfigProblem[]][] = [
         'config-schema',
         'tazuna.yaml',
         22,
-        'validation failed for manifest[1]: oras.reference is required'
+        'validation failed for manifest[1]: oras validation failed for manifest ./x: oras.reference is required'
       ),
       at(
         'config-schema',
         'tazuna.yaml',
         22,
-        `validation failed for manifest[1]: oras.delegate.type must be 'helmfile' or 'kustomize', got: "helm"`
+        `validation failed for manifest[1]: oras validation failed for manifest ./x: oras.delegate.type must be 'helmfile' or 'kustomize', got: "helm"`
       ),
       at(
         'config-schema',

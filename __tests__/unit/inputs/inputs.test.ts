@@ -41,7 +41,9 @@ describe('readSettings', () => {
       allowOlderCommit: false,
       failOnDrift: false,
       driftIssue: false,
-      contentDiff: 'base'
+      contentDiff: 'base',
+      orasOffline: false,
+      orasNoCache: false
     })
   })
 
@@ -132,6 +134,16 @@ describe('readSettings', () => {
     expect(() =>
       readSettings(source({ sync: 'false' }, 'push', { TAZUNA_STATE_SYNC_DELETE: 'true' }))
     ).toThrow(/TAZUNA_STATE_SYNC_DELETE/)
+  })
+
+  it('reads oras-offline and oras-no-cache, and refuses both together as Tazuna does', () => {
+    expect(readSettings(source({ 'oras-offline': 'true' }))).toMatchObject({
+      orasOffline: true,
+      orasNoCache: false
+    })
+    expect(() => readSettings(source({ 'oras-offline': 'true', 'oras-no-cache': 'true' }))).toThrow(
+      '--no-cache and --offline cannot be specified together'
+    )
   })
 
   it('splits tags at commas and newlines', () => {
