@@ -149,10 +149,12 @@ function keepRenewed(
 ): HeldLock {
   let lease = first
   let released = false
+  // Release wakes the loop: it must not wait out a tick (up to a second on every apply).
+  const stop = new AbortController()
   const renewEveryMs = (options.ttlSeconds * 1000) / 3
   const renewing = (async () => {
     while (!released) {
-      await clock.sleep(TICK_MS)
+      await clock.sleep(TICK_MS, stop.signal)
       if (released || clock.now() - lease.renewedAt < renewEveryMs) continue
       const write = {
         holder: options.holder,
@@ -176,6 +178,7 @@ function keepRenewed(
   return {
     async release() {
       released = true
+      stop.abort()
       await renewing
       await store.remove(options.name, lease.resourceVersion)
     }

@@ -83,5 +83,6 @@ export interface ApplyLog {
 /** Waiting, behind a port so tests of retry and polling loops need not sleep for real. */
 export interface Clock {
   now(): number
-  sleep(ms: number): Promise<void>
+  /** Resolves after `ms`, or as soon as `signal` aborts (its timer then no longer holds the process). */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>
 }

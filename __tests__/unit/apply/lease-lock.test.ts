@@ -66,6 +66,19 @@ const quiet = { info: () => undefined, warn: () => undefined }
 const options = { name: 'tazuna-lock-x', holder: 'run-1', ttlSeconds: 60, waitSeconds: 30 }
 
 describe('the run lock', () => {
+  it('releases without waiting for the renewal loop to wake by itself', async () => {
+    // A clock whose sleep ends only when aborted: release must abort it, or it never returns.
+    const clock: Clock = {
+      now: () => 1_000_000,
+      sleep: (_ms, signal) =>
+        new Promise<void>((resolve) => signal?.addEventListener('abort', () => resolve()))
+    }
+    const store = new MemoryLeases()
+    const held = await acquireLock(store, clock, quiet, options)
+    await held.release()
+    expect(store.leases.size).toBe(0)
+  })
+
   it('creates the Lease when there is none, and deletes it on release', async () => {
     const store = new MemoryLeases()
     const held = await acquireLock(store, fakeClock(), quiet, options)
