@@ -49,6 +49,7 @@ const globalOptions = {
   'allow-path': { type: 'string', multiple: true, default: [] },
   'render-timeout': { type: 'string', default: '5m' },
   'max-render-bytes': { type: 'string', default: '256Mi' },
+  'max-render-memory': { type: 'string', default: '1Gi' },
   'log-level': { type: 'string', short: 'l', default: 'info' },
   help: { type: 'boolean', short: 'h', default: false }
 } satisfies ParseArgsOptionsConfig
@@ -164,6 +165,7 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
     'allow-path': allowPaths,
     'render-timeout': renderTimeout,
     'max-render-bytes': maxRenderBytes,
+    'max-render-memory': maxRenderMemory,
     help,
     ...options
   } = strict.values as Record<string, unknown> & { help: boolean }
@@ -180,7 +182,8 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
       allowPaths: allowPaths as string[],
       renderLimits: {
         timeoutMs: timeoutSeconds * 1000,
-        maxOutputBytes: parseByteSize('flag --max-render-bytes', String(maxRenderBytes))
+        maxOutputBytes: parseByteSize('flag --max-render-bytes', String(maxRenderBytes)),
+        maxMemoryBytes: parseByteSize('flag --max-render-memory', String(maxRenderMemory))
       },
       ...(orasPull ? { orasPull } : {})
     },
@@ -254,6 +257,7 @@ function usage(): string {
     '      --allow-path dir       a directory outside the repository tazuna.yaml may read (repeatable)',
     '      --render-timeout d     stop a render that takes longer (default 5m)',
     '      --max-render-bytes n   refuse a render whose output is longer (default 256Mi)',
+    '      --max-render-memory n  stop a render whose program needs more memory (default 1Gi)',
     ''
   ].join('\n')
 }

@@ -37,6 +37,8 @@ export interface Settings {
   renderTimeoutSeconds: number
   /** How long one render's output may be. */
   maxRenderBytes: number
+  /** Input max-render-memory: the WebAssembly memory of one render program, in bytes. */
+  maxRenderMemory: number
   /** Directories outside the workspace that tazuna.yaml may read (relative to the workspace). */
   allowedPaths: string[]
   /** Apply even when State records a commit the pushed one does not descend from. */
@@ -78,6 +80,7 @@ export const inputDefaults = {
   'lock-timeout': '10m',
   'render-timeout': '5m',
   'max-render-bytes': '256Mi',
+  'max-render-memory': '1Gi',
   'allowed-paths': '',
   'allow-older-commit': 'false',
   'fail-on-drift': 'false',
@@ -141,6 +144,7 @@ export function readSettings(source: InputSource): Settings {
       parseDurationSeconds('input "render-timeout"', read('render-timeout'))
     ),
     maxRenderBytes: parseByteSize('input "max-render-bytes"', read('max-render-bytes')),
+    maxRenderMemory: parseByteSize('input "max-render-memory"', read('max-render-memory')),
     allowedPaths: splitList(read('allowed-paths')),
     allowOlderCommit: flag('allow-older-commit'),
     failOnDrift: flag('fail-on-drift'),

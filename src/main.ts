@@ -79,7 +79,8 @@ async function runMode(settings: Settings): Promise<void> {
       announceRenderers: true,
       renderLimits: {
         timeoutMs: settings.renderTimeoutSeconds * 1000,
-        maxOutputBytes: settings.maxRenderBytes
+        maxOutputBytes: settings.maxRenderBytes,
+        maxMemoryBytes: settings.maxRenderMemory
       },
       onSessionOpened: (describe) => core.info(`Cluster: ${describe}`),
       ...(env.RUNNER_TEMP ? { tempDir: env.RUNNER_TEMP } : {}),

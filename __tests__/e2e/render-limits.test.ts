@@ -83,6 +83,21 @@ describe('render limits', () => {
     )
   })
 
+  it('stop a render that needs more than max-render-memory, with nothing of Go on the console', async () => {
+    // A string doubled 40 times: a terabyte, if the memory let it grow.
+    const dir = workspace(
+      '{{- $s := "xxxxxxxxxxxxxxxx" }}{{- range until 40 }}{{- $s = print $s $s }}{{- end }}\n' +
+        'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: hog\ndata:\n  x: {{ len $s | quote }}\n'
+    )
+    const r = await diffRun(dir, { 'max-render-memory': '256Mi' })
+    expect(r.status).toBe(1)
+    expect(r.stdout).toContain(
+      '::error::manifest "limited": failed to build: manifest limited: release limits: the render needed more memory than max-render-memory (256.0 MiB) and was stopped'
+    )
+    expect(r.stderr).toBe('')
+    expect(r.stdout).not.toContain('exit code')
+  })
+
   it('render the same chart within the limits', async () => {
     const dir = workspace(
       'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: small\ndata:\n  x: {{ repeat 10 "x" | quote }}\n'

@@ -12,7 +12,7 @@ import type { EngineLog, EnginePorts } from '../engine/ports.js'
 import { GO_TEMPLATE_PROGRAM, locateGoWasm, RENDER_PROGRAMS } from './go-wasm-files.js'
 import { createGoRenderModule, type GoRenderModule } from './go-render-module.js'
 import type { TwinCheckout } from './render-reuse.js'
-import type { RenderModule } from '../render/ports.js'
+import type { RenderLimits, RenderModule } from '../render/ports.js'
 import { createGoTemplateEngine } from './go-template-engine.js'
 import { createHttpClient, createInsecureHttpClient } from './http-client.js'
 import { createOrasCache, orasCacheRoot } from './oras-cache.js'
@@ -41,7 +41,7 @@ export interface ProcessPortsOptions {
    */
   announceRenderers?: boolean
   /** The limits of one render (inputs render-timeout, max-render-bytes). */
-  renderLimits?: { timeoutMs: number; maxOutputBytes: number }
+  renderLimits?: RenderLimits
   /** Where reads may resolve (src/config/confinement.ts); absent: anywhere. */
   confine?: PathPolicy
   /**
@@ -160,8 +160,12 @@ function sharedRenderModule(options: ProcessPortsOptions): GoRenderModule {
   return shared.module
 }
 
-/** input render-timeout and max-render-bytes defaults, also the command line's. */
-export const DEFAULT_RENDER_LIMITS = { timeoutMs: 300_000, maxOutputBytes: 256 * 1024 ** 2 }
+/** Inputs render-timeout, max-render-bytes and max-render-memory: defaults, also the flags'. */
+export const DEFAULT_RENDER_LIMITS: RenderLimits = {
+  timeoutMs: 300_000,
+  maxOutputBytes: 256 * 1024 ** 2,
+  maxMemoryBytes: 1024 ** 3
+}
 
 /**
  * From the bundle, each render program runs in a worker thread started from the bundle itself
@@ -170,10 +174,18 @@ export const DEFAULT_RENDER_LIMITS = { timeoutMs: 300_000, maxOutputBytes: 256 *
  */
 function renderWorkerOptions(
   codeDir: string,
-  limits: { timeoutMs: number; maxOutputBytes: number }
-): { workerScript?: string; workers?: number; timeoutMs?: number; maxOutputBytes: number } {
+  limits: RenderLimits
+): {
+  workerScript?: string
+  workers?: number
+  timeoutMs?: number
+  maxOutputBytes: number
+  maxMemoryBytes: number
+} {
   const script = path.join(codeDir, 'index.js')
-  if (!existsSync(script)) return { maxOutputBytes: limits.maxOutputBytes }
+  if (!existsSync(script)) {
+    return { maxOutputBytes: limits.maxOutputBytes, maxMemoryBytes: limits.maxMemoryBytes }
+  }
   // One worker per core for renders of one program, at most 4 (a program needs 200–450 MB).
   return { workerScript: script, workers: Math.min(4, availableParallelism()), ...limits }
 }

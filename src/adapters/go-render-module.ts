@@ -14,7 +14,11 @@ import {
   type RendererVersions
 } from '../render/ports.js'
 import { compileGoWasm, type CompiledGoWasm, type GoWasmFiles } from './go-wasm.js'
-import { startRenderProgram, type ProgramResponse } from './go-render-program.js'
+import {
+  RenderProgramStoppedError,
+  startRenderProgram,
+  type ProgramResponse
+} from './go-render-program.js'
 import { counterpart, sameAnswers, sameTree, type TwinCheckout } from './render-reuse.js'
 import type { RenderWorkerAnswer, RenderWorkerData, RenderWorkerRequest } from './render-worker.js'
 
@@ -39,6 +43,8 @@ export interface RenderModuleOptions {
   timeoutMs?: number
   /** A render whose output is longer (UTF-16 units, about bytes for YAML) fails. */
   maxOutputBytes?: number
+  /** A program's WebAssembly memory cannot grow past it; a render that needs more fails. */
+  maxMemoryBytes?: number
 }
 
 /** A render stopped at a limit (input render-timeout or max-render-bytes). */
@@ -80,7 +86,11 @@ export function createGoRenderModule(options: RenderModuleOptions): GoRenderModu
   const loaded = new Map<RenderProgram, RendererVersions>()
   const start = async (program: RenderProgram): Promise<ProgramHost> => {
     const started = performance.now()
-    const compiled = await compileGoWasm(await options.locate(program), 'the render module')
+    const compiled = await compileGoWasm(
+      await options.locate(program),
+      'the render module',
+      options.maxMemoryBytes
+    )
     const host =
       options.workerScript === undefined
         ? await threadHost(compiled, options.confine)
@@ -100,7 +110,15 @@ export function createGoRenderModule(options: RenderModuleOptions): GoRenderModu
       hosts.delete(program)
       throw error
     }
-    const response = await host.call(JSON.stringify(request))
+    let response: ProgramResponse
+    try {
+      response = await host.call(JSON.stringify(request))
+    } catch (error) {
+      if (!(error instanceof RenderProgramStoppedError)) throw error
+      // This thread's program is gone: the next render starts a new one.
+      hosts.delete(program)
+      throw stoppedError(error.outOfMemory, error.message, options.maxMemoryBytes)
+    }
     if (response.error !== undefined) throw new RenderModuleError(response.error)
     const max = options.maxOutputBytes
     if (max !== undefined && (response.output?.length ?? 0) > max) {
@@ -201,7 +219,7 @@ async function threadHost(
 function workerPool(
   program: CompiledGoWasm,
   script: string,
-  options: Pick<RenderModuleOptions, 'confine' | 'timeoutMs' | 'workers'>
+  options: Pick<RenderModuleOptions, 'confine' | 'timeoutMs' | 'workers' | 'maxMemoryBytes'>
 ): ProgramHost {
   const hosts: ProgramHost[] = []
   const size = Math.max(1, options.workers ?? 1)
@@ -233,7 +251,7 @@ interface Pending {
 function workerHost(
   program: CompiledGoWasm,
   script: string,
-  options: Pick<RenderModuleOptions, 'confine' | 'timeoutMs'>
+  options: Pick<RenderModuleOptions, 'confine' | 'timeoutMs' | 'maxMemoryBytes'>
 ): ProgramHost {
   let worker: Worker | undefined
   let nextId = 0
@@ -258,7 +276,18 @@ function workerHost(
     started.on('message', (answer: RenderWorkerAnswer) => {
       const entry = settle(answer.id)
       if ('response' in answer) entry?.resolve(answer.response)
-      else entry?.reject(new Error(`the render module failed: ${answer.failure}`))
+      else if (answer.stopped === undefined)
+        entry?.reject(new Error(`the render module failed: ${answer.failure}`))
+      else {
+        const error = stoppedError(
+          answer.stopped.outOfMemory,
+          answer.failure,
+          options.maxMemoryBytes
+        )
+        entry?.reject(error)
+        // Its program is gone: the worker goes too, and the next call starts a new one.
+        if (worker === started) stop(error)
+      }
     })
     started.on('error', (error: Error) => {
       if (worker === started) stop(new Error(`the render module failed: ${error.message}`))
@@ -293,6 +322,14 @@ function workerHost(
     },
     busy: () => pending.size
   }
+}
+
+/** The error for a program that stopped: a limit when it ran out of the memory it may use. */
+function stoppedError(outOfMemory: boolean, message: string, max: number | undefined): Error {
+  if (!outOfMemory || max === undefined) return new Error(message)
+  return new RenderLimitError(
+    `the render needed more memory than max-render-memory (${formatBytes(max)}) and was stopped`
+  )
 }
 
 function formatBytes(bytes: number): string {

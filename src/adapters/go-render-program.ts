@@ -45,14 +45,38 @@ export async function startRenderProgram(
 
 type RenderCall = (requestJson: string) => Promise<string>
 
+/**
+ * The program stopped (Go exited: it crashed, or ran out of the memory it may use): it serves
+ * no more calls, and its thread should be replaced.
+ */
+export class RenderProgramStoppedError extends Error {
+  override name = 'RenderProgramStoppedError'
+  /** Go said it ran out of memory (input max-render-memory). */
+  readonly outOfMemory: boolean
+  constructor(output: string) {
+    const tail = output.split('\n').slice(0, 3).join(' ').slice(0, 500)
+    super(`the render module stopped${tail ? `: ${tail}` : ''}`)
+    this.outOfMemory = /out of memory/.test(output)
+  }
+}
+
 async function loadRenderCall(compiled: CompiledGoWasm, fs: GoFs): Promise<RenderCall> {
   const program = await startGoProgram(compiled, 'the render module', fs)
   const render = program.lookup<RenderCall>('tazunaRender')
   if (render === undefined) throw new Error(`${compiled.wasm} did not register tazunaRender`)
+  let stopped = false
+  const exited = program.exited.then(() => {
+    stopped = true
+    throw new RenderProgramStoppedError(program.output())
+  })
+  exited.catch(() => undefined)
   return async (request) => {
+    if (stopped) return exited
     try {
-      return await render(request)
+      // A call the program can no longer answer ends when the program does.
+      return await Promise.race([render(request), exited])
     } catch (error) {
+      if (error instanceof RenderProgramStoppedError) throw error
       const detail = program.output()
       throw new Error(
         `the render module failed: ${(error as Error).message}${detail ? `\n${detail}` : ''}`,

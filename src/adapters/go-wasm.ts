@@ -7,6 +7,7 @@
 import { readFile } from 'node:fs/promises'
 import { promisify } from 'node:util'
 import { brotliDecompress, gunzip } from 'node:zlib'
+import { withMemoryMaximum } from '../go/wasm-memory.js'
 
 /** Where a program's two build artifacts are. */
 export interface GoWasmFiles {
@@ -35,6 +36,8 @@ export type GoFs = Record<string, unknown>
 
 /** A started program: the global it registered its functions on, and what it wrote. */
 export interface GoProgram {
+  /** Settles when the program has stopped (Go's exit: a crash, such as running out of memory). */
+  exited: Promise<void>
   /** Reads a function the program registered (undefined when it did not). */
   lookup<T>(name: string): T | undefined
   /** What the Go runtime wrote to stdout/stderr (a crash, or a library's log lines). */
@@ -55,9 +58,14 @@ const { WebAssembly: webAssembly } = globalThis as unknown as { WebAssembly: Web
 
 /**
  * Reads, decompresses and compiles the program (off the thread where Node can: the file reads
- * and brotli run in its thread pool). `what` names the program in errors.
+ * and brotli run in its thread pool). `what` names the program in errors. With `maxMemoryBytes`
+ * the program's memory cannot grow past it (src/go/wasm-memory.ts).
  */
-export async function compileGoWasm(files: GoWasmFiles, what: string): Promise<CompiledGoWasm> {
+export async function compileGoWasm(
+  files: GoWasmFiles,
+  what: string,
+  maxMemoryBytes?: number
+): Promise<CompiledGoWasm> {
   let glue: string
   let packed: Buffer
   try {
@@ -67,7 +75,10 @@ export async function compileGoWasm(files: GoWasmFiles, what: string): Promise<C
       cause: error
     })
   }
-  const module = await webAssembly.compile(await unpackWasm(files.wasm, packed))
+  const bytes = await unpackWasm(files.wasm, packed)
+  const module = await webAssembly.compile(
+    maxMemoryBytes === undefined ? bytes : withMemoryMaximum(bytes, maxMemoryBytes)
+  )
   return { wasm: files.wasm, module, glue }
 }
 
@@ -98,15 +109,29 @@ export async function startGoProgram(
   // Compiled with this realm's Function (not node:vm) so that WebAssembly and Uint8Array in the
   // glue are the ones this module uses: its instanceof checks fail across realms (jest runs
   // modules in a vm context).
+  // The glue also names `fs` bare where Go writes to stdout/stderr (a crash report, a
+  // library's log line): that `fs` is this parameter, so those writes are captured too instead
+  // of failing with "fs is not defined" and hiding why the program stopped.
+  // Its `console` (the exit code of a program that stopped) is kept the same way: stdout and
+  // stderr carry the command's results.
+  const quiet = (...parts: unknown[]): void => void written.push(`${parts.join(' ')}\n`)
   // eslint-disable-next-line @typescript-eslint/no-implied-eval
-  const defineGo = new Function('globalThis', glue) as (global: object) => void
-  defineGo(goGlobal)
+  const defineGo = new Function('globalThis', 'fs', 'console', glue) as (
+    global: object,
+    fs: object,
+    console: object
+  ) => void
+  defineGo(goGlobal, { writeSync: capture }, { log: quiet, warn: quiet, error: quiet })
   if (own.fs) own.fs.writeSync = capture
   if (own.Go === undefined) throw new Error(`the glue of ${program.wasm} did not define Go`)
   const go = new own.Go()
   const instance = await webAssembly.instantiate(module, go.importObject)
-  void go.run(instance)
+  const exited = go.run(instance).then(
+    () => undefined,
+    () => undefined
+  )
   return {
+    exited,
     lookup: <T>(name: string) => own[name] as T | undefined,
     output: () => written.join('').trim()
   }

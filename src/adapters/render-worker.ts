@@ -8,7 +8,11 @@
 import { parentPort } from 'node:worker_threads'
 import type { PathPolicy } from '../config/confinement.js'
 import type { CompiledGoWasm } from './go-wasm.js'
-import { startRenderProgram, type ProgramResponse } from './go-render-program.js'
+import {
+  RenderProgramStoppedError,
+  startRenderProgram,
+  type ProgramResponse
+} from './go-render-program.js'
 
 /** workerData of a render worker: the program, compiled once by the parent thread. */
 export interface RenderWorkerData {
@@ -24,7 +28,8 @@ export interface RenderWorkerRequest {
 
 /** The worker's answer to request `id`. */
 export type RenderWorkerAnswer =
-  { id: number; response: ProgramResponse } | { id: number; failure: string }
+  | { id: number; response: ProgramResponse }
+  | { id: number; failure: string; stopped?: { outOfMemory: boolean } }
 
 /** Whether `data` (a thread's workerData) asks for a render worker. */
 export function isRenderWorkerData(data: unknown): data is RenderWorkerData {
@@ -46,7 +51,10 @@ export async function serveRenderWorker(data: RenderWorkerData): Promise<void> {
         (error: unknown) =>
           port.postMessage({
             id: message.id,
-            failure: error instanceof Error ? error.message : String(error)
+            failure: error instanceof Error ? error.message : String(error),
+            ...(error instanceof RenderProgramStoppedError
+              ? { stopped: { outOfMemory: error.outOfMemory } }
+              : {})
           } satisfies RenderWorkerAnswer)
       )
   })

@@ -6,6 +6,7 @@ import type { ParseArgsOptionsConfig } from 'node:util'
 import type { CommitAncestry } from '../apply/commit-guard.js'
 import type { BeforeRender, ResolvedBase } from '../action/base-render.js'
 import type { Engine } from '../engine/engine.js'
+import type { RenderLimits } from '../render/ports.js'
 
 /** Tazuna's global flags, parsed. */
 export interface GlobalFlags {
@@ -17,7 +18,7 @@ export interface GlobalFlags {
   /** `--allow-path` (repeatable): directories outside the repository tazuna.yaml may read. */
   allowPaths?: string[]
   /** `--render-timeout`, `--max-render-bytes` (docs/reliability.md#render-limits). */
-  renderLimits?: { timeoutMs: number; maxOutputBytes: number }
+  renderLimits?: RenderLimits
   /** `--offline` / `--no-cache` of apply, build, destroy and plan (type oras pulls). */
   orasPull?: { offline: boolean; noCache: boolean }
 }

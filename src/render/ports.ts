@@ -94,6 +94,16 @@ export interface HelmReleaseRender {
   apiVersions: readonly string[]
 }
 
+/** The limits of one render (docs/reliability.md#render-limits). */
+export interface RenderLimits {
+  /** Input render-timeout. */
+  timeoutMs: number
+  /** Input max-render-bytes. */
+  maxOutputBytes: number
+  /** Input max-render-memory: a render program's WebAssembly memory. */
+  maxMemoryBytes: number
+}
+
 /** The render module refused or failed a render; `message` is Go's error text. */
 export class RenderModuleError extends Error {
   override name = 'RenderModuleError'

@@ -19,13 +19,28 @@ describe('command line parsing', () => {
       tags: [],
       logLevel: 'info',
       allowPaths: [],
-      renderLimits: { timeoutMs: 300_000, maxOutputBytes: 268_435_456 }
+      renderLimits: {
+        timeoutMs: 300_000,
+        maxOutputBytes: 268_435_456,
+        maxMemoryBytes: 1_073_741_824
+      }
     })
   })
 
-  it('reads --render-timeout and --max-render-bytes (docs/reliability.md#render-limits)', () => {
-    const parsed = parseCommandLine(['build', '--render-timeout', '90s', '--max-render-bytes=1Mi'])
-    expect(parsed.flags.renderLimits).toEqual({ timeoutMs: 90_000, maxOutputBytes: 1_048_576 })
+  it('reads --render-timeout, --max-render-bytes and --max-render-memory (docs/reliability.md#render-limits)', () => {
+    const parsed = parseCommandLine([
+      'build',
+      '--render-timeout',
+      '90s',
+      '--max-render-bytes=1Mi',
+      '--max-render-memory',
+      '512Mi'
+    ])
+    expect(parsed.flags.renderLimits).toEqual({
+      timeoutMs: 90_000,
+      maxOutputBytes: 1_048_576,
+      maxMemoryBytes: 536_870_912
+    })
   })
 
   it('reads --offline and --no-cache on apply, build, destroy and plan only', () => {
@@ -73,7 +88,11 @@ describe('command line parsing', () => {
         tags: [],
         logLevel: 'debug',
         allowPaths: [],
-        renderLimits: { timeoutMs: 300_000, maxOutputBytes: 268_435_456 }
+        renderLimits: {
+          timeoutMs: 300_000,
+          maxOutputBytes: 268_435_456,
+          maxMemoryBytes: 1_073_741_824
+        }
       }
     ])
   })

@@ -37,6 +37,7 @@ describe('readSettings', () => {
       lockTimeoutSeconds: 600,
       renderTimeoutSeconds: 300,
       maxRenderBytes: 268_435_456,
+      maxRenderMemory: 1_073_741_824,
       allowedPaths: [],
       allowOlderCommit: false,
       failOnDrift: false,
@@ -166,10 +167,16 @@ describe('readSettings', () => {
 })
 
 describe('render limits', () => {
-  it('default to 5 minutes and 256 MiB', () => {
+  it('default to 5 minutes, 256 MiB of output and 1 GiB of memory', () => {
     const settings = readSettings(source({}, 'pull_request'))
     expect(settings.renderTimeoutSeconds).toBe(300)
     expect(settings.maxRenderBytes).toBe(268_435_456)
+    expect(settings.maxRenderMemory).toBe(1_073_741_824)
+  })
+
+  it('read max-render-memory as a size', () => {
+    const settings = readSettings(source({ 'max-render-memory': '512Mi' }, 'pull_request'))
+    expect(settings.maxRenderMemory).toBe(536_870_912)
   })
 
   it.each([
