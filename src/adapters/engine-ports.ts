@@ -13,7 +13,7 @@ import { GO_TEMPLATE_PROGRAM, locateGoWasm, RENDER_PROGRAMS } from './go-wasm-fi
 import { createGoRenderModule, type GoRenderModule } from './go-render-module.js'
 import type { TwinCheckout } from './render-reuse.js'
 import type { RenderLimits, RenderModule } from '../render/ports.js'
-import { createGoTemplateEngine } from './go-template-engine.js'
+import { createGoTemplateEngine, type GoTemplateEngineOptions } from './go-template-engine.js'
 import { createHttpClient, createInsecureHttpClient } from './http-client.js'
 import { createOrasCache, orasCacheRoot } from './oras-cache.js'
 import type { DockerConfigFile } from '../render/oras/ports.js'
@@ -66,8 +66,9 @@ export function processEnginePorts(options: ProcessPortsOptions): EnginePorts {
     ...(options.kubeconfig === undefined ? {} : { KUBECONFIG: options.kubeconfig })
   }
   return {
-    templates: createGoTemplateEngine(() =>
-      locateGoWasm(GO_TEMPLATE_PROGRAM, env, options.codeDir)
+    templates: createGoTemplateEngine(
+      () => locateGoWasm(GO_TEMPLATE_PROGRAM, env, options.codeDir),
+      templateLimits(options)
     ),
     renderer: renderModuleFor({ ...options, ...(confine ? { confine } : {}) }),
     http: createHttpClient(),
@@ -121,6 +122,15 @@ async function readDockerConfig(
   const file = path.join(dir, 'config.json')
   const text = await readFile(file, 'utf8').catch(() => undefined)
   return text === undefined ? undefined : { path: file, text }
+}
+
+/** The render limits and worker script, as the template engine takes them. */
+function templateLimits(options: ProcessPortsOptions): GoTemplateEngineOptions {
+  const { workers: _, ...limits } = renderWorkerOptions(
+    options.codeDir,
+    options.renderLimits ?? DEFAULT_RENDER_LIMITS
+  )
+  return limits
 }
 
 /** The process's render module, or its twin view for a second checkout (ProcessPortsOptions.twin). */

@@ -66,7 +66,7 @@ export interface GoRenderModule extends RenderModule {
 }
 
 /** A started program, in this thread or in a worker. */
-interface ProgramHost {
+export interface ProgramHost {
   call(requestJson: string): Promise<ProgramResponse>
   /** Calls sent and not answered yet. */
   busy(): number
@@ -248,10 +248,11 @@ interface Pending {
  * fails; so do the other calls it was serving. The worker holds the process open only while a
  * call is pending.
  */
-function workerHost(
+export function workerHost(
   program: CompiledGoWasm,
   script: string,
-  options: Pick<RenderModuleOptions, 'confine' | 'timeoutMs' | 'maxMemoryBytes'>
+  options: Pick<RenderModuleOptions, 'confine' | 'timeoutMs' | 'maxMemoryBytes'>,
+  kind?: 'template'
 ): ProgramHost {
   let worker: Worker | undefined
   let nextId = 0
@@ -271,7 +272,7 @@ function workerHost(
     void stopped?.terminate()
   }
   const spawn = (): Worker => {
-    const data: RenderWorkerData = { tazunaRenderWorker: { program } }
+    const data: RenderWorkerData = { tazunaRenderWorker: { program, ...(kind ? { kind } : {}) } }
     const started = new Worker(script, { workerData: data })
     started.on('message', (answer: RenderWorkerAnswer) => {
       const entry = settle(answer.id)
@@ -325,7 +326,11 @@ function workerHost(
 }
 
 /** The error for a program that stopped: a limit when it ran out of the memory it may use. */
-function stoppedError(outOfMemory: boolean, message: string, max: number | undefined): Error {
+export function stoppedError(
+  outOfMemory: boolean,
+  message: string,
+  max: number | undefined
+): Error {
   if (!outOfMemory || max === undefined) return new Error(message)
   return new RenderLimitError(
     `the render needed more memory than max-render-memory (${formatBytes(max)}) and was stopped`

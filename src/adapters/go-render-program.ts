@@ -16,6 +16,8 @@ export interface ProgramResponse {
   reads?: [string, string][]
   error?: string
   versions?: Record<string, string>
+  /** The Go template engine's: where a template failed, `parse` or `execute`. */
+  phase?: string
 }
 
 /** Sends one request (JSON) to a started program. */

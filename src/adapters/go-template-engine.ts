@@ -1,7 +1,10 @@
 /**
- * Loads the WebAssembly build of src/go/template/engine into this process. The engine is loaded
- * at most once, and only when a template actually contains an action: text without `{{`
- * renders to itself (as in Go), which keeps the cold start of `check` on plain files near zero.
+ * Loads the WebAssembly build of src/go/template/engine. The engine is loaded at most once,
+ * and only when a template actually contains an action: text without `{{` renders to itself
+ * (as in Go), which keeps the cold start of `check` on plain files near zero. From the bundle
+ * it runs in a worker thread of its own, so that a template that never ends (three nested
+ * `range 10000`) is stopped at render-timeout (docs/reliability.md#render-limits); from source
+ * (the tests) in this thread. Its memory is bounded like the render programs'.
  */
 import {
   hasTemplateActions,
@@ -10,10 +13,24 @@ import {
   type RenderRequest,
   type TemplateEngine
 } from '../go/template/engine.js'
-import { startGoProgram, type GoWasmFiles } from './go-wasm.js'
+import { compileGoWasm, startGoProgram, type CompiledGoWasm, type GoWasmFiles } from './go-wasm.js'
+import { RenderLimitError, stoppedError, workerHost, type ProgramHost } from './go-render-module.js'
+import { RenderProgramStoppedError, type ProgramResponse } from './go-render-program.js'
 
 /** Where the engine's two build artifacts are (see src/go/template/engine/build.sh). */
 export type GoTemplateFiles = GoWasmFiles
+
+/** The limits of one template render, and where to run it. */
+export interface GoTemplateEngineOptions {
+  /** Run the engine in a worker thread started from this script (the bundle). */
+  workerScript?: string
+  /** With workerScript: a template that renders longer is stopped and fails. */
+  timeoutMs?: number
+  /** The engine's WebAssembly memory cannot grow past it. */
+  maxMemoryBytes?: number
+  /** A longer output fails (UTF-16 units). */
+  maxOutputBytes?: number
+}
 
 type RenderFunction = (
   text: string,
@@ -22,53 +39,129 @@ type RenderFunction = (
   name: string
 ) => { output?: string; error?: string; phase?: string }
 
+/** One render request as it crosses to a worker. */
+interface TemplateCall {
+  text: string
+  dataJson: string
+  mode: string
+  name: string
+}
+
 /**
  * A TemplateEngine over the Go WebAssembly build. `locate` is called on the first render that
  * needs Go; a failure to locate or load is reported by that render (and retried by the next).
  */
 export function createGoTemplateEngine(
-  locate: () => GoTemplateFiles | Promise<GoTemplateFiles>
+  locate: () => GoTemplateFiles | Promise<GoTemplateFiles>,
+  options: GoTemplateEngineOptions = {}
 ): TemplateEngine {
-  let loading: Promise<RenderFunction> | undefined
+  let loading: Promise<(call: TemplateCall) => Promise<ProgramResponse>> | undefined
+  const load = async () => {
+    const program = await compileGoWasm(
+      await locate(),
+      'the Go template engine',
+      options.maxMemoryBytes
+    )
+    if (options.workerScript === undefined) {
+      return threadCall(await startTemplateProgram(program), options.maxMemoryBytes)
+    }
+    return workerCall(workerHost(program, options.workerScript, options, 'template'))
+  }
   return {
     async render(request: RenderRequest): Promise<string> {
       if (!hasTemplateActions(request.text)) return request.text
-      loading ??= Promise.resolve(locate()).then(loadRenderFunction)
-      let renderFn: RenderFunction
+      loading ??= load()
+      let call: (call: TemplateCall) => Promise<ProgramResponse>
       try {
-        renderFn = await loading
+        call = await loading
       } catch (error) {
         loading = undefined
         throw error
       }
-      return callRender(renderFn, request)
+      const response = await call({
+        text: request.text,
+        dataJson: JSON.stringify(request.data),
+        mode: request.mode,
+        name: request.name
+      }).catch((error: unknown) => {
+        // A template stopped at a limit failed as a template: the caller names its file.
+        // An engine in this thread that failed may be gone: the next template starts a new
+        // one (a worker host replaces its own worker).
+        if (options.workerScript === undefined) loading = undefined
+        if (error instanceof RenderLimitError) throw new TemplateError(error.message, 'execute')
+        throw error
+      })
+      return resultOf(response, request, options.maxOutputBytes)
     }
   }
 }
 
-function callRender(renderFn: RenderFunction, request: RenderRequest): string {
-  const result = renderFn(request.text, JSON.stringify(request.data), request.mode, request.name)
-  if (result.error === undefined) return result.output ?? ''
-  const phase = result.phase === 'parse' ? 'parse' : 'execute'
-  throw new TemplateError(result.error, phase, templateErrorLine(result.error, request.name))
-}
-
-/** Starts the engine (without a file system: templates read nothing) and finds its function. */
-async function loadRenderFunction(files: GoTemplateFiles): Promise<RenderFunction> {
-  const program = await startGoProgram(files, 'the Go template engine')
-  const renderFn = program.lookup<RenderFunction>('tazunaRenderGoTemplate')
+/**
+ * Starts the engine in this thread (without a file system: templates read nothing) and returns
+ * its render call, as the template worker serves it (src/adapters/render-worker.ts).
+ */
+export async function startTemplateProgram(
+  program: CompiledGoWasm
+): Promise<(requestJson: string) => Promise<ProgramResponse>> {
+  const started = await startGoProgram(program, 'the Go template engine')
+  const renderFn = started.lookup<RenderFunction>('tazunaRenderGoTemplate')
   if (renderFn === undefined) {
-    throw new Error(`${files.wasm} did not register tazunaRenderGoTemplate`)
+    throw new Error(`${program.wasm} did not register tazunaRenderGoTemplate`)
   }
-  return (...args) => {
+  let stopped = false
+  void started.exited.then(() => (stopped = true))
+  return (requestJson) => {
+    const call = JSON.parse(requestJson) as TemplateCall
+    if (stopped) return Promise.reject(new RenderProgramStoppedError(started.output()))
     try {
-      return renderFn(...args)
+      const result = renderFn(call.text, call.dataJson, call.mode, call.name)
+      // Go answers nothing when it stopped during the call (ran out of memory, crashed).
+      if (result === undefined) {
+        stopped = true
+        return Promise.reject(new RenderProgramStoppedError(started.output()))
+      }
+      return Promise.resolve(result)
     } catch (error) {
-      const detail = program.output()
-      throw new Error(
-        `the Go template engine failed: ${(error as Error).message}${detail ? `\n${detail}` : ''}`,
-        { cause: error }
+      const detail = started.output()
+      if (stopped || /out of memory/.test(detail)) {
+        return Promise.reject(new RenderProgramStoppedError(detail))
+      }
+      return Promise.reject(
+        new Error(
+          `the Go template engine failed: ${(error as Error).message}${detail ? `\n${detail}` : ''}`,
+          { cause: error }
+        )
       )
     }
   }
+}
+
+function threadCall(
+  render: (requestJson: string) => Promise<ProgramResponse>,
+  maxMemoryBytes: number | undefined
+): (call: TemplateCall) => Promise<ProgramResponse> {
+  return (call) =>
+    render(JSON.stringify(call)).catch((error: unknown) => {
+      if (!(error instanceof RenderProgramStoppedError)) throw error
+      throw stoppedError(error.outOfMemory, error.message, maxMemoryBytes)
+    })
+}
+
+function workerCall(host: ProgramHost): (call: TemplateCall) => Promise<ProgramResponse> {
+  return (call) => host.call(JSON.stringify(call))
+}
+
+function resultOf(response: ProgramResponse, request: RenderRequest, maxOutput?: number): string {
+  if (response.error === undefined) {
+    const output = response.output ?? ''
+    if (maxOutput !== undefined && output.length > maxOutput) {
+      throw new TemplateError(
+        `the rendered output is longer than max-render-bytes (${maxOutput} bytes)`,
+        'execute'
+      )
+    }
+    return output
+  }
+  const phase = response.phase === 'parse' ? 'parse' : 'execute'
+  throw new TemplateError(response.error, phase, templateErrorLine(response.error, request.name))
 }

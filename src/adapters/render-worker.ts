@@ -13,10 +13,14 @@ import {
   startRenderProgram,
   type ProgramResponse
 } from './go-render-program.js'
+import { startTemplateProgram } from './go-template-engine.js'
 
-/** workerData of a render worker: the program, compiled once by the parent thread. */
+/**
+ * workerData of a render worker: the program, compiled once by the parent thread; `template`:
+ * the Go template engine (src/adapters/go-template-engine.ts) instead of a render program.
+ */
 export interface RenderWorkerData {
-  tazunaRenderWorker: { program: CompiledGoWasm }
+  tazunaRenderWorker: { program: CompiledGoWasm; kind?: 'template' }
 }
 
 /** One request to the worker; `policies` are the reads allowed as of now (undefined: any). */
@@ -41,7 +45,11 @@ export async function serveRenderWorker(data: RenderWorkerData): Promise<void> {
   const port = parentPort
   if (port === null) throw new Error('serveRenderWorker runs in a worker thread only')
   let policies: readonly PathPolicy[] | undefined
-  const starting = startRenderProgram(data.tazunaRenderWorker.program, () => policies)
+  const { program, kind } = data.tazunaRenderWorker
+  const starting =
+    kind === 'template'
+      ? startTemplateProgram(program)
+      : startRenderProgram(program, () => policies)
   port.on('message', (message: RenderWorkerRequest) => {
     policies = message.policies
     void starting

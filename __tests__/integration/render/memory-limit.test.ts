@@ -8,6 +8,9 @@ import path from 'node:path'
 import { createGoRenderModule, RenderLimitError } from '../../../src/adapters/go-render-module.js'
 import type { HelmReleaseRender } from '../../../src/render/ports.js'
 import { renderModuleFiles } from '../../support/render-module.js'
+import { createGoTemplateEngine } from '../../../src/adapters/go-template-engine.js'
+import { TemplateError } from '../../../src/go/template/engine.js'
+import { goTemplateEngineFiles } from '../../unit/go/template/go-oracle.js'
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'tazuna-memory-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -48,5 +51,29 @@ describe('max-render-memory in the engine thread', () => {
     )
     const small = chart('small', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: small\n')
     await expect(module.helm(release(small))).resolves.toContain('name: small')
+  })
+
+  it('stops a Go template past the limit (as a template error), then renders the next one', async () => {
+    const engine = createGoTemplateEngine(goTemplateEngineFiles, {
+      maxMemoryBytes: 256 * 1024 ** 2
+    })
+    const failure = engine.render({
+      text: '{{- $s := "xxxxxxxxxxxxxxxx" }}{{- range 40 }}{{- $s = print $s $s }}{{- end }}{{ len $s }}',
+      name: 'tazuna.yaml',
+      mode: 'tazuna',
+      data: { Environment: '' }
+    })
+    await expect(failure).rejects.toThrow(TemplateError)
+    await expect(failure).rejects.toThrow(
+      'the render needed more memory than max-render-memory (256.0 MiB) and was stopped'
+    )
+    await expect(
+      engine.render({
+        text: 'env: {{ .Environment }}',
+        name: 'tazuna.yaml',
+        mode: 'tazuna',
+        data: { Environment: 'prod' }
+      })
+    ).resolves.toBe('env: prod')
   })
 })
