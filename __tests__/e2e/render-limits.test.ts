@@ -98,32 +98,23 @@ describe('render limits', () => {
     expect(r.stdout).not.toContain('exit code')
   })
 
-  it('stop a tazuna.yaml template past render-timeout, naming the file', async () => {
-    const dir = workspace('apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: unused\n')
-    write(
-      join(dir, 'tazuna.yaml'),
-      '{{- range 100000 }}{{- range 100000 }}{{- end }}{{- end }}\n' +
-        'apiVersion: tazuna.pepabo.com/v1\nkind: Tazuna\nspec:\n  manifests: []\n'
-    )
-    const r = await diffRun(dir, { 'render-timeout': '2s' })
-    expect(r.status).toBe(1)
-    expect(r.stdout).toContain(
+  it.each([
+    [
+      'tazuna.yaml',
+      'apiVersion: tazuna.pepabo.com/v1\nkind: Tazuna\nspec:\n  manifests: []\n',
       'failed to render tazuna.yaml as a Go template: the render did not finish within render-timeout (2 s) and was stopped'
-    )
-  })
-
-  it('stop a helmfile template past render-timeout, naming the helmfile', async () => {
+    ],
+    [
+      'helmfile.yaml',
+      'releases:\n  - name: limits\n    namespace: limits\n    chart: ./chart\n',
+      'helmfile.yaml: the render did not finish within render-timeout (2 s) and was stopped'
+    ]
+  ])('stop a %s template past render-timeout, naming the file', async (file, rest, message) => {
     const dir = workspace('apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: unused\n')
-    write(
-      join(dir, 'helmfile.yaml'),
-      '{{- range 100000 }}{{- range 100000 }}{{- end }}{{- end }}\n' +
-        'releases:\n  - name: limits\n    namespace: limits\n    chart: ./chart\n'
-    )
+    write(join(dir, file), '{{- range 100000 }}{{- range 100000 }}{{- end }}{{- end }}\n' + rest)
     const r = await diffRun(dir, { 'render-timeout': '2s' })
     expect(r.status).toBe(1)
-    expect(r.stdout).toContain(
-      'helmfile.yaml: the render did not finish within render-timeout (2 s) and was stopped'
-    )
+    expect(r.stdout).toContain(message)
   })
 
   it('render the same chart within the limits', async () => {

@@ -17,6 +17,23 @@ export function orasBin(): string {
 }
 
 /** The layer media type of a gzip-compressed tar (Tazuna reads the layer as tar+gzip). */
+/**
+ * `tar` (uncompressed) with its first entry's size field set to `bytes` in GNU base-256 form
+ * and the header checksum recomputed: a size tar itself would not write for a small file.
+ */
+export function withDeclaredSize(tar: Buffer, bytes: number): Buffer {
+  const out = Buffer.from(tar)
+  const size = Buffer.alloc(12)
+  size[0] = 0x80
+  size.writeUIntBE(bytes, 6, 6)
+  size.copy(out, 124)
+  out.fill(0x20, 148, 156)
+  let sum = 0
+  for (let i = 0; i < 512; i++) sum += out[i]!
+  out.write(`${sum.toString(8).padStart(6, '0')}\0 `, 148, 'latin1')
+  return out
+}
+
 export const TAR_GZIP = 'application/vnd.oci.image.layer.v1.tar+gzip'
 
 /** `tar -czf` of the whole of `dir` (entries `./...`, as a team would pack it). */

@@ -33,6 +33,7 @@ import {
   selfSignedCertificate,
   startCountingProxy,
   tarGzOf,
+  withDeclaredSize,
   type CountingProxy
 } from '../../support/oras-artifacts.js'
 import { renderModuleEnv } from '../../support/render-module.js'
@@ -449,13 +450,5 @@ function hugeDeclaredSize(): Buffer {
   const dir = mkdtempSync(path.join(work, 'huge-'))
   writeFileSync(path.join(dir, 'big'), 'small')
   const tar = Buffer.from(gunzipSync(execFileSync('tar', ['-czf', '-', '-C', dir, 'big'])))
-  const size = Buffer.alloc(12)
-  size[0] = 0x80
-  size.writeUIntBE(2 ** 40, 6, 6)
-  size.copy(tar, 124)
-  tar.fill(0x20, 148, 156)
-  let sum = 0
-  for (let i = 0; i < 512; i++) sum += tar[i]!
-  tar.write(`${sum.toString(8).padStart(6, '0')}\0 `, 148, 'latin1')
-  return gzipSync(tar)
+  return gzipSync(withDeclaredSize(tar, 2 ** 40))
 }

@@ -9,6 +9,7 @@ import path from 'node:path'
 import { gzipSync, gunzipSync } from 'node:zlib'
 import { describe, expect, it } from '@jest/globals'
 import { readTarGz, type ArchiveEntry } from '../../../src/render/oras/archive.js'
+import { withDeclaredSize } from '../../support/oras-artifacts.js'
 
 function scratch(): string {
   return mkdtempSync(path.join(os.tmpdir(), 'tazuna-oras-archive-'))
@@ -143,15 +144,7 @@ describe('readTarGz refuses what Tazuna refuses', () => {
     writeFileSync(path.join(dir, 'big'), 'small')
     const tar = Buffer.from(gunzipSync(tarGz(dir, ['big'], ['--format=gnu'])))
     // 2^40 bytes as a GNU base-256 size field; tar would not write such a file for us.
-    const size = Buffer.alloc(12)
-    size[0] = 0x80
-    size.writeUIntBE(2 ** 40, 6, 6)
-    size.copy(tar, 124)
-    tar.fill(0x20, 148, 156)
-    let sum = 0
-    for (let i = 0; i < 512; i++) sum += tar[i]!
-    tar.write(`${sum.toString(8).padStart(6, '0')}\0 `, 148, 'latin1')
-    expect(() => readTarGz(gzipSync(tar))).toThrow(
+    expect(() => readTarGz(gzipSync(withDeclaredSize(tar, 2 ** 40)))).toThrow(
       'oras extract: total size exceeds limit (1073741824 bytes)'
     )
   })
