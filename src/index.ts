@@ -1,7 +1,8 @@
 import { realpathSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { isMainThread, workerData } from 'node:worker_threads'
-import { isRenderWorkerData, serveRenderWorker } from './adapters/render-worker.js'
+import { isRenderWorkerData } from './adapters/render-worker-protocol.js'
+import { serveRenderWorker } from './adapters/render-worker.js'
 
 /**
  * The command line (src/cli.ts), loaded on first use: dist/cli.js imports this bundle for it.

@@ -20,7 +20,11 @@ import {
   type ProgramResponse
 } from './go-render-program.js'
 import { counterpart, sameAnswers, sameTree, type TwinCheckout } from './render-reuse.js'
-import type { RenderWorkerAnswer, RenderWorkerData, RenderWorkerRequest } from './render-worker.js'
+import type {
+  RenderWorkerAnswer,
+  RenderWorkerData,
+  RenderWorkerRequest
+} from './render-worker-protocol.js'
 
 /** The two render programs (src/go/render/module/cmd): krusty, and the Helm SDK. */
 export type RenderProgram = 'kustomize' | 'helm'

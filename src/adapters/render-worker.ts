@@ -7,38 +7,13 @@
  */
 import { parentPort } from 'node:worker_threads'
 import type { PathPolicy } from '../config/confinement.js'
-import type { CompiledGoWasm } from './go-wasm.js'
-import {
-  RenderProgramStoppedError,
-  startRenderProgram,
-  type ProgramResponse
-} from './go-render-program.js'
+import { RenderProgramStoppedError, startRenderProgram } from './go-render-program.js'
 import { startTemplateProgram } from './go-template-engine.js'
-
-/**
- * workerData of a render worker: the program, compiled once by the parent thread; `template`:
- * the Go template engine (src/adapters/go-template-engine.ts) instead of a render program.
- */
-export interface RenderWorkerData {
-  tazunaRenderWorker: { program: CompiledGoWasm; kind?: 'template' }
-}
-
-/** One request to the worker; `policies` are the reads allowed as of now (undefined: any). */
-export interface RenderWorkerRequest {
-  id: number
-  request: string
-  policies: readonly PathPolicy[] | undefined
-}
-
-/** The worker's answer to request `id`. */
-export type RenderWorkerAnswer =
-  | { id: number; response: ProgramResponse }
-  | { id: number; failure: string; stopped?: { outOfMemory: boolean } }
-
-/** Whether `data` (a thread's workerData) asks for a render worker. */
-export function isRenderWorkerData(data: unknown): data is RenderWorkerData {
-  return typeof data === 'object' && data !== null && 'tazunaRenderWorker' in data
-}
+import type {
+  RenderWorkerAnswer,
+  RenderWorkerData,
+  RenderWorkerRequest
+} from './render-worker-protocol.js'
 
 /** Serves render requests from the parent thread until it terminates this one. */
 export async function serveRenderWorker(data: RenderWorkerData): Promise<void> {

@@ -6,7 +6,7 @@
 import type { BuildFiles, CommandRunner, HttpClient, RenderModule } from './ports.js'
 import type { TemplateEngine } from '../go/template/engine.js'
 import type { JsonValue } from '../go/yaml.js'
-import type { OrasOptionsSpec } from './oras/oras.js'
+import type { OrasPullSpec } from './oras/pull.js'
 import type { OrasContext } from './oras/ports.js'
 
 /** Kubernetes version and API versions Helm templates see (`.Capabilities`). */
@@ -93,4 +93,14 @@ export interface BuildContext {
    * docs/compatibility.md#oras-default-namespace.
    */
   orasNamespace?: 'none' | 'delegate'
+}
+
+/** `manifests[].oras` as building reads it. */
+export interface OrasOptionsSpec extends OrasPullSpec {
+  target?: string
+  delegate?: {
+    type?: string
+    helmfile?: HelmfileOptionsSpec
+    kustomize?: { defaultNamespace?: string }
+  }
 }

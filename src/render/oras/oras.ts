@@ -7,20 +7,10 @@
 import path from 'node:path'
 import { ConfigError } from '../../errors.js'
 import { goQuote } from '../../go/quote.js'
-import type { BuildManifestSpec, HelmfileOptionsSpec } from '../context.js'
+import type { BuildManifestSpec, OrasOptionsSpec } from '../context.js'
 import type { OrasContext } from './ports.js'
-import { pullArtifact, type OrasPullSpec } from './pull.js'
+import { pullArtifact } from './pull.js'
 import type { HttpClient } from '../../http/ports.js'
-
-/** `manifests[].oras` as building reads it. */
-export interface OrasOptionsSpec extends OrasPullSpec {
-  target?: string
-  delegate?: {
-    type?: string
-    helmfile?: HelmfileOptionsSpec
-    kustomize?: { defaultNamespace?: string }
-  }
-}
 
 /** Pulls the artifact and returns the manifest its delegate renders. */
 export async function delegateManifest(
