@@ -9,14 +9,18 @@ dist="${1:?usage: bundle-extra.sh DIST_DIR}"
 engine="$(bash src/go/template/engine/build.sh)"
 kustomize="$(bash src/go/render/module/build.sh kustomize)"
 helm="$(bash src/go/render/module/build.sh helm)"
+native="$(bash src/go/render/module/build.sh kustomize native)"
 cp "$engine/gotemplate.wasm.br" "$engine/gotemplate-licenses.txt" "$dist"/
 cp "$kustomize/render-kustomize.wasm.br" "$helm/render-helm.wasm.br" "$dist"/
+cp "$native/render-kustomize-linux-x64.br" "$native/render-kustomize-linux-arm64.br" "$dist"/
 # Go's glue, once: the same Go version built all three (src/adapters/go-wasm-files.ts).
 glue="$engine/gotemplate-wasm_exec.js"
 for other in "$kustomize/render-kustomize-wasm_exec.js" "$helm/render-helm-wasm_exec.js"; do
   cmp -s "$glue" "$other" || { echo "bundle-extra: $other differs from $glue (built by another Go?)" >&2; exit 1; }
 done
 cp "$glue" "$dist/go-wasm_exec.js"
-# One licence file for both render programs: they share most modules.
+# One licence file for the render programs: they share most modules (the native krusty all of
+# the WebAssembly one's).
 node scripts/merge-licenses.mjs "$dist/render-licenses.txt" \
-  "$helm/render-helm-licenses.txt" "$kustomize/render-kustomize-licenses.txt"
+  "$helm/render-helm-licenses.txt" "$kustomize/render-kustomize-licenses.txt" \
+  "$native/render-kustomize-licenses.txt"

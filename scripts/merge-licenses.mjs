@@ -1,5 +1,5 @@
 // Usage: node scripts/merge-licenses.mjs OUT IN... — one licence file for several of our
-// WebAssembly programs (src/go/build-wasm.sh writes one per program): the first file whole,
+// Go programs (src/go/build-go.sh writes one per program): the first file whole,
 // then every "== <module> <version>" section of the others that it does not have yet. The
 // render programs share most of their modules; one file keeps dist/ within its budget.
 import { readFileSync, writeFileSync } from 'node:fs'
@@ -27,6 +27,6 @@ writeFileSync(
   out,
   merged.replace(
     /^Licences of the Go code compiled into \S+/,
-    'Licences of the Go code compiled into render-kustomize.wasm.br and render-helm.wasm.br'
+    'Licences of the Go code compiled into render-kustomize.wasm.br, render-helm.wasm.br and render-kustomize-linux-*.br'
   )
 )

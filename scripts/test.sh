@@ -13,11 +13,12 @@ require_go 'to build the template engine and the test toolchain'
 if [[ " $* " != *" --selectProjects unit "* ]]; then
   bash scripts/build-tools.sh
 fi
-# The WebAssembly programs (cached; a first build of the render module takes minutes, longer
+# The Go programs (cached; a first build of the render module takes minutes, longer
 # than one test may wait).
 bash src/go/template/engine/build.sh >/dev/null
 bash src/go/render/module/build.sh kustomize >/dev/null
 bash src/go/render/module/build.sh helm >/dev/null
+bash src/go/render/module/build.sh kustomize native >/dev/null
 export NODE_OPTIONS="--experimental-vm-modules ${NODE_OPTIONS:-}"
 export NODE_NO_WARNINGS=1
 results=$(mktemp)

@@ -34,7 +34,7 @@ function compileCli(): string {
   symlinkSync(path.join(root, 'node_modules'), path.join(out, 'node_modules'))
   // The WebAssembly programs (template engine, render module) are built from their Go sources
   // next to the code, by scripts found there.
-  for (const part of ['build-wasm.sh', 'template/engine', 'render/module']) {
+  for (const part of ['build-go.sh', 'template/engine', 'render/module']) {
     const source = path.join(root, 'src', 'go', part)
     if (!existsSync(source)) continue
     rmSync(path.join(out, 'src', 'go', part), { recursive: true, force: true })

@@ -145,7 +145,7 @@ describe('pull-request runs', () => {
       renderers: { 'sigs.k8s.io/kustomize/api': pinned }
     })
     expect(first.stdout).toContain(`Rendering with kustomize api ${pinned}`)
-    expect(first.summary).toContain(`Rendered in-process with kustomize api ${pinned}`)
+    expect(first.summary).toContain(`Rendered with kustomize api ${pinned}`)
     expect(readFileSync(join(dirname(reportPath), 'report.txt'), 'utf8')).toMatch(
       new RegExp(`^Manifest: ${repo.manifests.namespaces}\n  STATUS         RESOURCE`)
     )

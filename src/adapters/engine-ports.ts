@@ -11,6 +11,7 @@ import type { PathPolicy } from '../config/confinement.js'
 import type { EngineLog, EnginePorts } from '../engine/ports.js'
 import { GO_TEMPLATE_PROGRAM, locateGoWasm, RENDER_PROGRAMS } from './go-wasm-files.js'
 import { createGoRenderModule, type GoRenderModule } from './go-render-module.js'
+import { locateNativeKustomize } from './native-render-program.js'
 import type { TwinCheckout } from './render-reuse.js'
 import type { RenderLimits, RenderModule } from '../render/ports.js'
 import { createGoTemplateEngine, type GoTemplateEngineOptions } from './go-template-engine.js'
@@ -141,33 +142,52 @@ function renderModuleFor(options: ProcessPortsOptions): RenderModule {
 
 // One render module per process (loading it costs about a second and 400 MB): engines of one
 // run (the action's head and base renders) share it, each adding the directories it may read.
-let shared: { module: GoRenderModule; policies: PathPolicy[]; unconfined: boolean } | undefined
+// Kept by whether the native kustomize program may run (TAZUNA_RENDER_NATIVE), which a module
+// decides once.
+const shared = new Map<
+  boolean,
+  { module: GoRenderModule; reads: { policies: PathPolicy[]; unconfined: boolean } }
+>()
 
 function sharedRenderModule(options: ProcessPortsOptions): GoRenderModule {
-  if (shared === undefined) {
-    const state = { policies: [] as PathPolicy[], unconfined: false }
-    const { env, codeDir } = options
-    shared = {
-      ...state,
+  const { env, codeDir } = options
+  const native = env.TAZUNA_RENDER_NATIVE !== 'off'
+  let entry = shared.get(native)
+  if (entry === undefined) {
+    const reads = { policies: [] as PathPolicy[], unconfined: false }
+    entry = {
+      reads,
       module: createGoRenderModule({
         locate: (program) => locateGoWasm(RENDER_PROGRAMS[program], env, codeDir),
         ...renderWorkerOptions(codeDir, options.renderLimits ?? DEFAULT_RENDER_LIMITS),
-        confine: () => (shared!.unconfined ? undefined : shared!.policies),
+        confine: () => (reads.unconfined ? undefined : reads.policies),
+        ...(native
+          ? {
+              nativeKustomize: () => locateNativeKustomize(env, codeDir, options.tempDir),
+              onNativeFailure: (message: string) =>
+                options.log.warn(
+                  `The native kustomize program could not run (${message}); rendering with ` +
+                    'its WebAssembly build instead, which is slower ' +
+                    '(docs/renderers.md#native-kustomize).'
+                )
+            }
+          : {}),
         ...(options.announceRenderers
           ? {
-              onLoad: (versions, loadMs) =>
+              onLoad: (versions, loadMs, runs) =>
                 options.log.info(
-                  `Rendering with ${describeRenderers(versions)} in-process ` +
-                    `(render module loaded in ${(loadMs / 1000).toFixed(1)} s)`
+                  `Rendering with ${describeRenderers(versions)} ` +
+                    `(${runs}, loaded in ${(loadMs / 1000).toFixed(1)} s)`
                 )
             }
           : {})
       })
     }
+    shared.set(native, entry)
   }
-  if (options.confine === undefined) shared.unconfined = true
-  else shared.policies.push(options.confine)
-  return shared.module
+  if (options.confine === undefined) entry.reads.unconfined = true
+  else entry.reads.policies.push(options.confine)
+  return entry.module
 }
 
 /** Inputs render-timeout, max-render-bytes and max-render-memory: defaults, also the flags'. */
@@ -178,9 +198,10 @@ export const DEFAULT_RENDER_LIMITS: RenderLimits = {
 }
 
 /**
- * From the bundle, each render program runs in a worker thread started from the bundle itself
- * (so a render can be stopped at the time limit); from source there is no script to start, so
- * the programs run in this thread with the output limit only.
+ * From the bundle, each WebAssembly render program runs in a worker thread started from the
+ * bundle itself (so a render can be stopped at the time limit); from source there is no script
+ * to start, so they run in this thread with the output and memory limits only. Native programs
+ * are processes: every limit holds for them either way.
  */
 function renderWorkerOptions(
   codeDir: string,
@@ -193,9 +214,8 @@ function renderWorkerOptions(
   maxMemoryBytes: number
 } {
   const script = path.join(codeDir, 'index.js')
-  if (!existsSync(script)) {
-    return { maxOutputBytes: limits.maxOutputBytes, maxMemoryBytes: limits.maxMemoryBytes }
-  }
   // One worker per core for renders of one program, at most 4 (a program needs 200–450 MB).
-  return { workerScript: script, workers: Math.min(4, availableParallelism()), ...limits }
+  const workers = Math.min(4, availableParallelism())
+  if (!existsSync(script)) return { workers, ...limits }
+  return { workerScript: script, workers, ...limits }
 }

@@ -19,6 +19,7 @@ import {
   startRenderProgram,
   type ProgramResponse
 } from './go-render-program.js'
+import { nativeProgramHost } from './native-render-program.js'
 import { counterpart, sameAnswers, sameTree, type TwinCheckout } from './render-reuse.js'
 import type {
   RenderWorkerAnswer,
@@ -37,8 +38,11 @@ export interface RenderModuleOptions {
    * when one of them allows it); undefined: every path is readable (the renderers' own tests).
    */
   confine?: () => readonly PathPolicy[] | undefined
-  /** Told once per program, when it has loaded, what it renders with and how long that took. */
-  onLoad?: (versions: RendererVersions, loadMs: number) => void
+  /**
+   * Told once per program, when it has loaded, what it renders with, how long that took, and
+   * whether it runs natively or as WebAssembly.
+   */
+  onLoad?: (versions: RendererVersions, loadMs: number, runs: 'native' | 'WebAssembly') => void
   /** Run each program in a worker thread started from this script (the bundle). */
   workerScript?: string
   /** With workerScript: how many workers a program may have at once (default 1). */
@@ -49,6 +53,15 @@ export interface RenderModuleOptions {
   maxOutputBytes?: number
   /** A program's WebAssembly memory cannot grow past it; a render that needs more fails. */
   maxMemoryBytes?: number
+  /**
+   * The kustomize program built natively for this platform, ready to run, when there is one
+   * (src/adapters/native-render-program.ts): it renders instead of the WebAssembly program, in
+   * child processes (as many as `workers`) under the same limits — the time limit too when
+   * running from source. If it cannot start, `onNativeFailure` is told why and the WebAssembly
+   * program renders.
+   */
+  nativeKustomize?: () => Promise<string | undefined>
+  onNativeFailure?: (message: string) => void
 }
 
 /** A render stopped at a limit (input render-timeout or max-render-bytes). */
@@ -88,7 +101,31 @@ export function createGoRenderModule(options: RenderModuleOptions): GoRenderModu
   const made = new Map<string, Promise<ProgramResponse>>()
   const counts = { rendered: 0, reused: 0 }
   const loaded = new Map<RenderProgram, RendererVersions>()
+  const startNative = async (program: RenderProgram): Promise<ProgramHost | undefined> => {
+    const executable = program === 'kustomize' ? await options.nativeKustomize?.() : undefined
+    if (executable === undefined) return undefined
+    const started = performance.now()
+    const host = pool(options.workers, () =>
+      nativeProgramHost(executable, {
+        ...options,
+        timeoutError: (limit) => new RenderLimitError(timeoutMessage(limit)),
+        stoppedError: (outOfMemory, message) =>
+          stoppedError(outOfMemory, message, options.maxMemoryBytes)
+      })
+    )
+    try {
+      const versions = (await host.call('{"op":"versions"}')).versions ?? {}
+      loaded.set(program, versions)
+      options.onLoad?.(versions, performance.now() - started, 'native')
+      return host
+    } catch (error) {
+      options.onNativeFailure?.((error as Error).message)
+      return undefined
+    }
+  }
   const start = async (program: RenderProgram): Promise<ProgramHost> => {
+    const native = await startNative(program)
+    if (native !== undefined) return native
     const started = performance.now()
     const compiled = await compileGoWasm(
       await options.locate(program),
@@ -98,10 +135,10 @@ export function createGoRenderModule(options: RenderModuleOptions): GoRenderModu
     const host =
       options.workerScript === undefined
         ? await threadHost(compiled, options.confine)
-        : workerPool(compiled, options.workerScript, options)
+        : pool(options.workers, () => workerHost(compiled, options.workerScript!, options))
     const versions = (await host.call('{"op":"versions"}')).versions ?? {}
     loaded.set(program, versions)
-    options.onLoad?.(versions, performance.now() - started)
+    options.onLoad?.(versions, performance.now() - started, 'WebAssembly')
     return host
   }
   const call = async (program: RenderProgram, request: object): Promise<ProgramResponse> => {
@@ -217,22 +254,18 @@ async function threadHost(
 }
 
 /**
- * Up to `workers` worker hosts, one more started only when every started one is busy: renders
- * of one program (the manifests of a layer, the releases of a helmfile) use the cores.
+ * Up to `workers` hosts (worker threads or native processes), one more started only when every
+ * started one is busy: renders of one program (the manifests of a layer, the releases of a
+ * helmfile) use the cores.
  */
-function workerPool(
-  program: CompiledGoWasm,
-  script: string,
-  options: Pick<RenderModuleOptions, 'confine' | 'timeoutMs' | 'workers' | 'maxMemoryBytes'>
-): ProgramHost {
+function pool(workers: number | undefined, startHost: () => ProgramHost): ProgramHost {
   const hosts: ProgramHost[] = []
-  const size = Math.max(1, options.workers ?? 1)
+  const size = Math.max(1, workers ?? 1)
   return {
     call(request) {
       const idle = hosts.find((host) => host.busy() === 0)
       let host = idle
-      if (host === undefined && hosts.length < size)
-        hosts.push((host = workerHost(program, script, options)))
+      if (host === undefined && hosts.length < size) hosts.push((host = startHost()))
       host ??= hosts.reduce((a, b) => (b.busy() < a.busy() ? b : a))
       return host.call(request)
     },
@@ -314,11 +347,7 @@ export function workerHost(
             ? undefined
             : setTimeout(() => {
                 if (worker !== target) return
-                stop(
-                  new RenderLimitError(
-                    `the render did not finish within render-timeout (${limit / 1000} s) and was stopped`
-                  )
-                )
+                stop(new RenderLimitError(timeoutMessage(limit)))
               }, limit)
         pending.set(id, { resolve, reject, timer })
         const message: RenderWorkerRequest = { id, request, policies: options.confine?.() }
@@ -339,6 +368,10 @@ export function stoppedError(
   return new RenderLimitError(
     `the render needed more memory than max-render-memory (${formatBytes(max)}) and was stopped`
   )
+}
+
+function timeoutMessage(limitMs: number): string {
+  return `the render did not finish within render-timeout (${limitMs / 1000} s) and was stopped`
 }
 
 function formatBytes(bytes: number): string {

@@ -1,5 +1,5 @@
 /**
- * Where our WebAssembly programs' build artifacts live (src/go/build-wasm.sh): next to the
+ * Where our WebAssembly programs' build artifacts live (src/go/build-go.sh): next to the
  * bundle in dist/ (put there by scripts/bundle-extra.sh), where an environment variable points,
  * or — running from a checkout — in the build cache, built on first use.
  */

@@ -1,5 +1,5 @@
 /**
- * Starts one of our Go programs compiled to WebAssembly (src/go/build-wasm.sh) inside this
+ * Starts one of our Go programs compiled to WebAssembly (src/go/build-go.sh) inside this
  * process: the Go template engine and the render module. Each program gets a private global
  * object, so neither wasm_exec.js (which defines `Go` and, when missing, a console-backed `fs`)
  * nor the program (which registers its functions there) touch Node's real globalThis.

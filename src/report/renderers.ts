@@ -21,9 +21,7 @@ export function describeRenderers(versions: RendererVersions): string {
 export function renderersFooter(versions: RendererVersions | undefined): string {
   if (versions === undefined) return ''
   const described = describeRenderers(versions)
-  return described === ''
-    ? ''
-    : `\n\n<sub>Rendered in-process with ${described}, as Tazuna.</sub>\n`
+  return described === '' ? '' : `\n\n<sub>Rendered with ${described}, as Tazuna.</sub>\n`
 }
 
 /** `{ renderers }` for a report when the engine rendered with the module, else nothing. */

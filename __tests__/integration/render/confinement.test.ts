@@ -38,7 +38,14 @@ beforeAll(() => {
 })
 afterAll(() => rmSync(base, { recursive: true, force: true }))
 
-const env = () => ({ KUSTOMIZE_BIN: process.env.KUSTOMIZE_BIN, HELM_BIN: process.env.HELM_BIN })
+const env = (kustomize: 'native' | 'WebAssembly' = 'native') => ({
+  KUSTOMIZE_BIN: process.env.KUSTOMIZE_BIN,
+  HELM_BIN: process.env.HELM_BIN,
+  // On Linux krusty runs natively and confines its own reads (docs/renderers.md#native-kustomize);
+  // its WebAssembly build reads through the engine's file bridge.
+  ...(kustomize === 'WebAssembly' ? { TAZUNA_RENDER_NATIVE: 'off' } : {})
+})
+const kustomizeBuilds = ['native', 'WebAssembly'] as const
 
 function config(name: string, lines: string[]): string {
   return write(path.join(repo, 'deploy', `${name}.yaml`), ['spec:', ...lines, ''].join('\n'))
@@ -120,39 +127,48 @@ describe('paths outside the repository', () => {
     expect(result.stdout).toBe('')
   })
 
-  it('refuses a kustomization inside whose resources reach a directory outside', async () => {
-    // krusty's load restrictor allows another kustomization root anywhere on the disk; the
-    // render module's file bridge is what keeps it in the repository.
-    write(path.join(repo, 'reaching', 'kustomization.yaml'), 'resources:\n  - ../../outside\n')
-    const file = config('reaching', [
-      '  manifests:',
-      '    - name: reaching',
-      '      type: kustomize',
-      '      path: ../reaching'
-    ])
-    const result = await runCliInProcess(['build', '-f', file], env())
-    expect(result.code).toBe(1)
-    expect(result.stdout).toBe('')
-    expect(result.stderr).toContain(`kustomize build ${path.join(repo, 'reaching')}: `)
-    expect(result.stderr).toContain(`${outside} is outside the repository ${repo}`)
-  })
+  it.each(kustomizeBuilds)(
+    'refuses a kustomization inside whose resources reach a directory outside (%s krusty)',
+    async (build) => {
+      // krusty's load restrictor allows another kustomization root anywhere on the disk; the
+      // render module's file bridge (the native program's own guard) keeps it in the repository.
+      write(path.join(repo, 'reaching', 'kustomization.yaml'), 'resources:\n  - ../../outside\n')
+      const file = config('reaching', [
+        '  manifests:',
+        '    - name: reaching',
+        '      type: kustomize',
+        '      path: ../reaching'
+      ])
+      const result = await runCliInProcess(['build', '-f', file], env(build))
+      expect(result.code).toBe(1)
+      expect(result.stdout).toBe('')
+      expect(result.stderr).toContain(`kustomize build ${path.join(repo, 'reaching')}: `)
+      expect(result.stderr).toContain(`${outside} is outside the repository ${repo}`)
+    }
+  )
 
-  it('reads a directory outside when --allow-path names it, and ../ inside the repository', async () => {
-    const file = config('allowed', [
-      '  manifests:',
-      '    - name: out',
-      '      type: kustomize',
-      '      path: ../../outside',
-      '    - name: in',
-      '      type: kustomize',
-      '      path: ../inside'
-    ])
-    const refused = await runCliInProcess(['build', '-f', file], env())
-    expect(refused.code).toBe(1)
-    const allowed = await runCliInProcess(['build', '-f', file, '--allow-path', outside], env())
-    expect(allowed.stderr).toBe('')
-    expect(allowed.code).toBe(0)
-    expect(allowed.stdout).toContain('name: outside')
-    expect(allowed.stdout).toContain('name: inside')
-  })
+  it.each(kustomizeBuilds)(
+    'reads a directory outside when --allow-path names it, and ../ inside the repository (%s krusty)',
+    async (build) => {
+      const file = config('allowed', [
+        '  manifests:',
+        '    - name: out',
+        '      type: kustomize',
+        '      path: ../../outside',
+        '    - name: in',
+        '      type: kustomize',
+        '      path: ../inside'
+      ])
+      const refused = await runCliInProcess(['build', '-f', file], env(build))
+      expect(refused.code).toBe(1)
+      const allowed = await runCliInProcess(
+        ['build', '-f', file, '--allow-path', outside],
+        env(build)
+      )
+      expect(allowed.stderr).toBe('')
+      expect(allowed.code).toBe(0)
+      expect(allowed.stdout).toContain('name: outside')
+      expect(allowed.stdout).toContain('name: inside')
+    }
+  )
 })

@@ -18,7 +18,7 @@ describe('renderer versions in reports', () => {
     expect(renderersFooter(undefined)).toBe('')
     expect(renderersFooter({ go: 'go1.26.8' })).toBe('')
     expect(renderersFooter(versions)).toContain(
-      'Rendered in-process with kustomize api v0.21.1, Helm SDK v3.21.4'
+      'Rendered with kustomize api v0.21.1, Helm SDK v3.21.4'
     )
   })
 

@@ -1,7 +1,6 @@
-//go:build js && wasm
-
 // Command kustomize is the render program for `type: kustomize` manifests: loaded by
-// src/adapters/go-render-module.ts only when such a manifest renders (docs/renderers.md).
+// src/adapters/go-render-module.ts only when such a manifest renders (docs/renderers.md). Built
+// to WebAssembly for every platform, and natively for Linux (docs/renderers.md#native-kustomize).
 package main
 
 import (
@@ -13,12 +12,12 @@ import (
 
 func main() {
 	bridge.Serve(map[string]bridge.Handler{
-		"kustomize": func(payload json.RawMessage) (bridge.Result, error) {
+		"kustomize": func(payload json.RawMessage, policies []bridge.Policy) (bridge.Result, error) {
 			var in kustomize.Input
 			if err := json.Unmarshal(payload, &in); err != nil {
 				return bridge.Result{}, err
 			}
-			out, reads, err := kustomize.Build(in)
+			out, reads, err := kustomize.Build(in, policies)
 			return bridge.Result{Output: out, Reads: reads}, err
 		},
 	})

@@ -1,20 +1,23 @@
-//go:build js && wasm
-
-// Package bridge is what both render programs share: one JavaScript function,
-// tazunaRender(requestJSON) → Promise<responseJSON>, registered on the global object the Node
-// loader hands over (a private one, see src/adapters/go-render-module.ts). Work runs on a
-// goroutine: reading files goes through Node's asynchronous fs, which a synchronous call could
-// not wait for.
+// Package bridge is what both render programs share: the request and response of one render,
+// and Serve, which answers them — over one JavaScript function in WebAssembly (serve_js.go), or
+// over standard input and output in the native build of the kustomize program (serve_native.go,
+// docs/renderers.md#native-kustomize).
 package bridge
 
 import (
 	"encoding/json"
 	"fmt"
-	"syscall/js"
+
+	"tazuna-action/render/internal/confine"
 )
 
+// Policy is where reads may resolve (src/config/confinement.ts).
+type Policy = confine.Policy
+
 // Handler renders one request's payload (the JSON of the renderer's input) to YAML text.
-type Handler func(payload json.RawMessage) (Result, error)
+// policies is nil when this program does not confine reads itself: in WebAssembly the engine's
+// file-system bridge does, and the renderers' own tests read anywhere.
+type Handler func(payload json.RawMessage, policies []Policy) (Result, error)
 
 // Result is a render's YAML text and, when the renderer can tell, every file-system question it
 // asked, as [kind, path] pairs (see the kustomize program); the engine uses them to reuse a
@@ -24,47 +27,32 @@ type Result struct {
 	Reads  [][2]string
 }
 
-// request is one call: Op selects the handler, Input is its payload.
+// request is one call: Op selects the handler, Input is its payload. ID and Policies are the
+// native transport's (several calls share one pipe; the program confines its own reads).
 type request struct {
-	Op    string          `json:"op"`
-	Input json.RawMessage `json:"input"`
+	ID       int64           `json:"id,omitempty"`
+	Op       string          `json:"op"`
+	Input    json.RawMessage `json:"input"`
+	Policies []Policy        `json:"policies,omitempty"`
 }
 
 // response carries the rendered YAML text or the Go error text.
 type response struct {
+	ID       int64             `json:"id,omitempty"`
 	Output   string            `json:"output,omitempty"`
 	Reads    [][2]string       `json:"reads,omitempty"`
 	Error    string            `json:"error,omitempty"`
 	Versions map[string]string `json:"versions,omitempty"`
 }
 
-// Serve registers tazunaRender with the handlers by op ("versions" is built in) and waits
-// for calls forever.
-func Serve(handlers map[string]Handler) {
-	js.Global().Set("tazunaRender", js.FuncOf(func(_ js.Value, args []js.Value) any {
-		raw := ""
-		if len(args) == 1 {
-			raw = args[0].String()
-		}
-		var executor js.Func
-		executor = js.FuncOf(func(_ js.Value, settle []js.Value) any {
-			executor.Release()
-			resolve := settle[0]
-			go func() { resolve.Invoke(string(handle(raw, handlers))) }()
-			return nil
-		})
-		return js.Global().Get("Promise").New(executor)
-	}))
-	select {}
-}
-
-func handle(raw string, handlers map[string]Handler) []byte {
+func handle(raw []byte, handlers map[string]Handler, confining bool) []byte {
 	var req request
 	var res response
-	if err := json.Unmarshal([]byte(raw), &req); err != nil {
+	if err := json.Unmarshal(raw, &req); err != nil {
 		res.Error = fmt.Sprintf("render module: bad request: %v", err)
 		return encode(res)
 	}
+	res.ID = req.ID
 	if req.Op == "versions" {
 		res.Versions = versions()
 		return encode(res)
@@ -74,7 +62,11 @@ func handle(raw string, handlers map[string]Handler) []byte {
 		res.Error = fmt.Sprintf("render module: unknown request %q", req.Op)
 		return encode(res)
 	}
-	out, err := handler(req.Input)
+	var policies []Policy
+	if confining {
+		policies = req.Policies
+	}
+	out, err := handler(req.Input, policies)
 	if err != nil {
 		res.Error = errorText(err)
 	}

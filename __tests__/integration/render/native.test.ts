@@ -1,0 +1,171 @@
+/**
+ * The native kustomize program (docs/renderers.md#native-kustomize) against its WebAssembly
+ * build, which the render-parity corpus holds to the Go oracle: the same Go code, so every
+ * kustomization of the test fixtures must render to the same bytes, or fail with the same Go
+ * error text, through both — unconfined and confined to the fixtures. Then what only the native
+ * program does itself: confine reads, stop at render-timeout and max-render-memory, and give
+ * way to the WebAssembly build when it cannot start.
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import {
+  createGoRenderModule,
+  RenderLimitError,
+  type GoRenderModule,
+  type RenderModuleOptions
+} from '../../../src/adapters/go-render-module.js'
+import {
+  locateNativeKustomize,
+  nativeKustomizeArtifact
+} from '../../../src/adapters/native-render-program.js'
+import { renderModuleFiles } from '../../support/render-module.js'
+import { fixturesDir } from './harness.js'
+
+const srcDir = path.resolve(import.meta.dirname, '../../../src')
+const onLinux = nativeKustomizeArtifact() !== undefined
+const linuxOnly = onLinux ? describe : describe.skip
+
+/** Every directory below the fixtures holding a kustomization. */
+function kustomizations(dir: string): string[] {
+  const entries = readdirSync(dir, { withFileTypes: true })
+  const here = entries.some((e) =>
+    ['kustomization.yaml', 'kustomization.yml', 'Kustomization'].includes(e.name)
+  )
+  return [
+    ...(here ? [dir] : []),
+    ...entries.filter((e) => e.isDirectory()).flatMap((e) => kustomizations(path.join(dir, e.name)))
+  ]
+}
+
+/** The render's text, or its error as `error: <message>`. */
+const outcome = (render: Promise<string>): Promise<string> =>
+  render.then(
+    (text) => text,
+    (error: unknown) => `error: ${(error as Error).message}`
+  )
+
+let executable: string
+const native = (options: Partial<RenderModuleOptions> = {}): GoRenderModule =>
+  createGoRenderModule({
+    locate: renderModuleFiles,
+    nativeKustomize: () => Promise.resolve(executable),
+    onNativeFailure: (message) => {
+      throw new Error(`the native program did not start: ${message}`)
+    },
+    ...options
+  })
+
+beforeAll(async () => {
+  if (onLinux) executable = (await locateNativeKustomize(process.env, srcDir))!
+}, 600_000)
+
+it('has a native build for Linux x64 and arm64 only', () => {
+  expect(nativeKustomizeArtifact('linux', 'x64')).toBe('render-kustomize-linux-x64.br')
+  expect(nativeKustomizeArtifact('linux', 'arm64')).toBe('render-kustomize-linux-arm64.br')
+  expect(nativeKustomizeArtifact('darwin', 'arm64')).toBeUndefined()
+  expect(nativeKustomizeArtifact('win32', 'x64')).toBeUndefined()
+  expect(nativeKustomizeArtifact('linux', 'ia32')).toBeUndefined()
+})
+
+linuxOnly('the native program renders what the WebAssembly build renders', () => {
+  const dirs = kustomizations(fixturesDir)
+  const confined = { root: fixturesDir, allowed: [] }
+  const wasm = createGoRenderModule({ locate: renderModuleFiles })
+  const wasmConfined = createGoRenderModule({
+    locate: renderModuleFiles,
+    confine: () => [confined]
+  })
+  let nativeFree: GoRenderModule
+  let nativeConfined: GoRenderModule
+  beforeAll(() => {
+    nativeFree = native({ workers: 2 })
+    nativeConfined = native({ workers: 2, confine: () => [confined] })
+  })
+
+  it('covers at least 40 kustomizations of the fixtures', () => {
+    expect(dirs.length).toBeGreaterThanOrEqual(40)
+  })
+
+  it.each(dirs.map((dir) => [path.relative(fixturesDir, dir), dir]))(
+    '%s',
+    async (_, dir) => {
+      const expected = await outcome(wasm.kustomize(dir))
+      expect(await outcome(nativeFree.kustomize(dir))).toBe(expected)
+      expect(await outcome(nativeConfined.kustomize(dir))).toBe(
+        await outcome(wasmConfined.kustomize(dir))
+      )
+    },
+    120_000
+  )
+})
+
+linuxOnly('what the native program does itself', () => {
+  let base: string
+  let repo: string
+  let outside: string
+  const write = (file: string, text: string | Buffer): void => {
+    mkdirSync(path.dirname(file), { recursive: true })
+    writeFileSync(file, text)
+  }
+  const configMap = (name: string) =>
+    `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\ndata:\n  k: v\n`
+  beforeAll(() => {
+    base = mkdtempSync(path.join(os.tmpdir(), 'tazuna-native-'))
+    repo = path.join(base, 'repo')
+    outside = path.join(base, 'outside')
+    write(path.join(outside, 'kustomization.yaml'), 'resources:\n  - cm.yaml\n')
+    write(path.join(outside, 'cm.yaml'), configMap('outside'))
+    write(path.join(repo, 'small', 'kustomization.yaml'), 'resources:\n  - cm.yaml\n')
+    write(path.join(repo, 'small', 'cm.yaml'), configMap('small'))
+    write(path.join(repo, 'reaching', 'kustomization.yaml'), 'resources:\n  - ../../outside\n')
+    write(
+      path.join(repo, 'big', 'kustomization.yaml'),
+      'configMapGenerator:\n  - name: big\n    files:\n      - big.txt\n'
+    )
+    write(path.join(repo, 'big', 'big.txt'), Buffer.alloc(40 * 1024 ** 2, 'x'))
+  })
+  afterAll(() => rmSync(base, { recursive: true, force: true }))
+
+  it('refuses a resource outside the repository by name, and reads it once allowed', async () => {
+    const reaching = path.join(repo, 'reaching')
+    const refused = native({ confine: () => [{ root: repo, allowed: [] }] })
+    await expect(refused.kustomize(reaching)).rejects.toThrow(
+      `${outside} is outside the repository ${repo}; files outside it are not read.`
+    )
+    const allowed = native({ confine: () => [{ root: repo, allowed: [outside] }] })
+    await expect(allowed.kustomize(reaching)).resolves.toContain('name: outside')
+  })
+
+  it('stops a render past render-timeout, and renders again afterwards', async () => {
+    // The 40 MB generator takes seconds natively; the small kustomization milliseconds.
+    const module = native({ timeoutMs: 1500 })
+    const failure = module.kustomize(path.join(repo, 'big'))
+    await expect(failure).rejects.toThrow(RenderLimitError)
+    await expect(failure).rejects.toThrow('within render-timeout (1.5 s)')
+    await expect(module.kustomize(path.join(repo, 'small'))).resolves.toContain('name: small')
+  })
+
+  it('stops a program past max-render-memory, naming the limit, and renders again afterwards', async () => {
+    const module = native({ maxMemoryBytes: 64 * 1024 ** 2 })
+    const failure = module.kustomize(path.join(repo, 'big'))
+    await expect(failure).rejects.toThrow(RenderLimitError)
+    await expect(failure).rejects.toThrow(
+      'the render needed more memory than max-render-memory (64.0 MiB) and was stopped'
+    )
+    await expect(module.kustomize(path.join(repo, 'small'))).resolves.toContain('name: small')
+  })
+
+  it('gives way to the WebAssembly build when it cannot start, and says why', async () => {
+    const told: string[] = []
+    const module = createGoRenderModule({
+      locate: renderModuleFiles,
+      nativeKustomize: () => Promise.resolve(path.join(base, 'no-such-program')),
+      onNativeFailure: (message) => told.push(message),
+      onLoad: (_, __, runs) => told.push(runs)
+    })
+    await expect(module.kustomize(path.join(repo, 'small'))).resolves.toContain('name: small')
+    expect(told).toEqual([expect.stringContaining('could not start'), 'WebAssembly'])
+  })
+})
