@@ -12,7 +12,7 @@ helm="$(bash src/go/render/module/build.sh helm)"
 native="$(bash src/go/render/module/build.sh kustomize native)"
 cp "$engine/gotemplate.wasm.br" "$engine/gotemplate-licenses.txt" "$dist"/
 cp "$kustomize/render-kustomize.wasm.br" "$helm/render-helm.wasm.br" "$dist"/
-cp "$native/render-kustomize-linux-x64.br" "$native/render-kustomize-linux-arm64.br" "$dist"/
+cp "$native/render-kustomize-linux-x64.zst" "$native/render-kustomize-linux-arm64.zst" "$dist"/
 # Go's glue, once: the same Go version built all three (src/adapters/go-wasm-files.ts).
 glue="$engine/gotemplate-wasm_exec.js"
 for other in "$kustomize/render-kustomize-wasm_exec.js" "$helm/render-helm-wasm_exec.js"; do

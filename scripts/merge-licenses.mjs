@@ -27,6 +27,6 @@ writeFileSync(
   out,
   merged.replace(
     /^Licences of the Go code compiled into \S+/,
-    'Licences of the Go code compiled into render-kustomize.wasm.br, render-helm.wasm.br and render-kustomize-linux-*.br'
+    'Licences of the Go code compiled into render-kustomize.wasm.br, render-helm.wasm.br and render-kustomize-linux-*.zst'
   )
 )

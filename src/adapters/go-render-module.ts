@@ -7,6 +7,7 @@
 import { performance } from 'node:perf_hooks'
 import { Worker } from 'node:worker_threads'
 import type { PathPolicy } from '../config/confinement.js'
+import type { JsonObject } from '../go/yaml.js'
 import {
   RenderModuleError,
   type HelmReleaseRender,
@@ -99,6 +100,8 @@ export function createGoRenderModule(options: RenderModuleOptions): GoRenderModu
   // Every render of this process by its request, for twins (a few MB at 10,000 objects; the
   // engine keeps the same texts for the run anyway).
   const made = new Map<string, Promise<ProgramResponse>>()
+  // Rendered texts → their documents as the program decoded them (documentsOf).
+  const decoded = new Map<string, (JsonObject | null)[]>()
   const counts = { rendered: 0, reused: 0 }
   const loaded = new Map<RenderProgram, RendererVersions>()
   const startNative = async (program: RenderProgram): Promise<ProgramHost | undefined> => {
@@ -141,19 +144,23 @@ export function createGoRenderModule(options: RenderModuleOptions): GoRenderModu
     options.onLoad?.(versions, performance.now() - started, 'WebAssembly')
     return host
   }
-  const call = async (program: RenderProgram, request: object): Promise<ProgramResponse> => {
+  const host = (program: RenderProgram): Promise<ProgramHost> => {
     let pending = hosts.get(program)
     if (pending === undefined) hosts.set(program, (pending = start(program)))
-    let host: ProgramHost
+    return pending
+  }
+  const call = async (program: RenderProgram, request: object): Promise<ProgramResponse> => {
+    const pending = host(program)
+    let started: ProgramHost
     try {
-      host = await pending
+      started = await pending
     } catch (error) {
-      hosts.delete(program)
+      if (hosts.get(program) === pending) hosts.delete(program)
       throw error
     }
     let response: ProgramResponse
     try {
-      response = await host.call(JSON.stringify(request))
+      response = await started.call(JSON.stringify(request))
     } catch (error) {
       if (!(error instanceof RenderProgramStoppedError)) throw error
       // This thread's program is gone: the next render starts a new one.
@@ -176,14 +183,27 @@ export function createGoRenderModule(options: RenderModuleOptions): GoRenderModu
     counts.rendered++
     const response = call(program, request)
     made.set(JSON.stringify(request), response)
-    return response.then((r) => r.output ?? '')
+    return response.then(({ output = '', documents }) => {
+      if (documents !== undefined) decoded.set(output, documents)
+      return output
+    })
+  }
+  const documentsOf = (text: string) => decoded.get(text)
+  // Only the native program: it starts in milliseconds, beside whatever the engine does next
+  // (loading the cluster client, reading State). Starting the WebAssembly one early gained
+  // nothing (docs/benchmarks.md).
+  const prepare = (types: readonly string[]): void => {
+    if (options.nativeKustomize !== undefined && types.includes('kustomize'))
+      host('kustomize').catch(() => undefined)
   }
   const kustomizeRequest = (dir: string) => ({ op: 'kustomize', input: { dir } })
   const helmOp = (release: HelmReleaseRender) => ({ op: 'helm', input: helmRequest(release) })
   const module: RenderModule = {
     kustomize: (dir) => render('kustomize', kustomizeRequest(dir)),
     helm: (release) => render('helm', helmOp(release)),
-    loaded: merged
+    loaded: merged,
+    documentsOf,
+    prepare
   }
   /** The head's render of `request` when it holds for the base (see twin()). */
   const reusable = async (
@@ -204,6 +224,8 @@ export function createGoRenderModule(options: RenderModuleOptions): GoRenderModu
     counts: () => ({ ...counts }),
     twin: (checkout) => ({
       loaded: merged,
+      documentsOf,
+      prepare,
       kustomize: async (dir) => {
         const headDir = counterpart(dir, checkout.base, checkout.head)
         const reused =

@@ -6,6 +6,7 @@
  */
 import fs from 'node:fs'
 import { confinementError, isWithin, type PathPolicy } from '../config/confinement.js'
+import type { JsonObject } from '../go/yaml.js'
 import { resolvePolicy, resolveReal } from './real-path.js'
 import { startGoProgram, type CompiledGoWasm, type GoFs } from './go-wasm.js'
 
@@ -14,6 +15,8 @@ export interface ProgramResponse {
   output?: string
   /** The file-system questions the render asked, when the program tells (src/adapters/render-reuse.ts). */
   reads?: [string, string][]
+  /** The output's documents decoded as Tazuna decodes them, when asked (the native program). */
+  documents?: (JsonObject | null)[]
   error?: string
   versions?: Record<string, string>
   /** The Go template engine's: where a template failed, `parse` or `execute`. */

@@ -22,27 +22,36 @@ const BUILD_CONCURRENCY = 4
 
 /**
  * Diffs every manifest in declaration order. Unnamed manifests are skipped with a warning
- * (docs/compatibility.md#state-diff-text: no validation, no tag filter). A render or State read
- * failure names the manifest.
+ * (docs/compatibility.md#state-diff-text: no validation, no tag filter). The renders start
+ * while State is read (the store may still be opening its session); a State read failure is
+ * reported first, then the first manifest in declaration order that failed to render, by name.
  */
 export async function computeManifestDiffs<M extends ManifestUnit>(
   manifests: readonly M[],
-  deps: { store: StateStore; build: BuildDesired<M>; log: ApplyLog }
+  deps: { store: Pick<StateStore, 'readMany'>; build: BuildDesired<M>; log: ApplyLog }
 ): Promise<ManifestDiff[]> {
   const named = manifests.filter((m) => {
     if (m.name === '') deps.log.warn(`manifest has no name, skipping (type ${m.type})`)
     return m.name !== ''
   })
-  const stored = await deps.store.readMany(named.map((m) => m.name))
-  return mapConcurrently(named, BUILD_CONCURRENCY, async (m) => {
-    let desired
-    try {
-      desired = await deps.build(m)
-    } catch (error) {
-      throw new Error(`manifest "${m.name}": failed to build: ${messageOf(error)}`, {
-        cause: error
+  // Renders first: the State read may have to load the cluster client before it can ask.
+  const rendering = mapConcurrently(named, BUILD_CONCURRENCY, (m) =>
+    deps.build(m).then(
+      (desired) => ({ desired }),
+      (error: unknown) => ({ error })
+    )
+  )
+  const reading = deps.store.readMany(named.map((m) => m.name))
+  const stored = await reading
+  const rendered = await rendering
+  return named.map((m, i) => {
+    const render = rendered[i]!
+    if (!('desired' in render)) {
+      throw new Error(`manifest "${m.name}": failed to build: ${messageOf(render.error)}`, {
+        cause: render.error
       })
     }
+    const { desired } = render
     const entries = stored.get(m.name)?.state.entries ?? new Map<string, string>()
     return {
       manifest: m.name,

@@ -7,6 +7,7 @@ import { contextGuardError, resolveContextGuard } from '../apply/context-guard.j
 import { staleCommitProblem, StaleCommitError } from '../apply/commit-guard.js'
 import { acquireLock, lockNameFor } from '../apply/lease-lock.js'
 import { runLayeredApply, type ApplyReport } from '../apply/layered-apply.js'
+import { renderingAhead, rendersFromFilesOnly } from '../apply/render-ahead.js'
 import type { Clock } from '../apply/ports.js'
 import type { Manifest } from '../config/schema.js'
 import { ClusterError } from '../errors.js'
@@ -19,6 +20,32 @@ import type { ClusterSession, EngineSettings } from './ports.js'
 
 /** A killed holder blocks others this long at most. */
 const DEFAULT_LOCK_TTL_SECONDS = 60
+
+/** Renders started ahead of their layer at once (src/apply/render-ahead.ts). */
+const RENDER_AHEAD = 4
+
+/**
+ * `build`, already rendering the selected manifests that may render before their layer
+ * (src/apply/render-ahead.ts), in layer order; none when the layers do not resolve (the apply
+ * reports that itself). The engine starts it before the cluster session opens.
+ */
+export function renderingAheadOf(
+  run: ConfigRun,
+  settings: EngineSettings,
+  build: (m: Manifest) => Promise<DesiredState>
+): (m: Manifest) => Promise<DesiredState> {
+  return renderingAhead(aheadOf(run, settings), build, RENDER_AHEAD)
+}
+
+function aheadOf(run: ConfigRun, settings: EngineSettings): Manifest[] {
+  try {
+    return resolveLayers(run.manifests)
+      .flat()
+      .filter((m) => rendersFromFilesOnly(m) && selectedByTags(m.tags, settings.tags))
+  } catch {
+    return []
+  }
+}
 
 /**
  * Applies a checked run; refuses (ClusterError) when the kube-context guard does. With a lock

@@ -7,7 +7,7 @@
 import type { RendererVersions } from '../render/ports.js'
 import type { Manifest } from '../config/schema.js'
 import { createSecretRegistry } from '../render/secrets.js'
-import { applyConfigRun } from './apply.js'
+import { applyConfigRun, renderingAheadOf } from './apply.js'
 import { destroyConfigRun, type DestroyOutcome, type DestroyRequest } from './destroy.js'
 import { readLiveManifests } from './live.js'
 import { driftReportOf } from './drift-report.js'
@@ -123,6 +123,9 @@ export function createEngine(settings: EngineSettings, ports: EnginePorts): Engi
     const { store, cluster } = await openSession()
     return { store, cluster, log: ports.log }
   }
+  /** Starts the renderers the run's manifests need, before anything waits for the cluster. */
+  const prepare = (run: ConfigRun): void =>
+    ports.renderer.prepare?.(run.manifests.map((m) => m.type))
   const diffRenders = new WeakMap<ConfigRun, (m: Manifest) => Promise<DesiredState>>()
   const sharedRenderer = (run: ConfigRun) => {
     let render = diffRenders.get(run)
@@ -136,10 +139,15 @@ export function createEngine(settings: EngineSettings, ports: EnginePorts): Engi
     loadForBuild: () => runForBuild(settings, ports, ports.log),
     loadForPlan: () => runForPlan(settings, ports),
     loadForApply: ({ sync }) => runForApply(settings, ports, ports.log, sync),
-    renderBuild: (run) => renderBuildText(run, settings, scoped, openSession),
-    async diff(run) {
+    renderBuild(run) {
+      prepare(run)
+      return renderBuildText(run, settings, scoped, openSession)
+    },
+    diff(run) {
+      prepare(run)
       return computeManifestDiffs(run.manifests, {
-        store: (await openSession()).store,
+        // The renders need no session: they start while it opens and State is read.
+        store: { readMany: async (names) => (await openSession()).store.readMany(names) },
         build: sharedRenderer(run),
         log: ports.log
       })
@@ -169,13 +177,21 @@ export function createEngine(settings: EngineSettings, ports: EnginePorts): Engi
         return s === undefined ? [] : [{ manifest, state: s.state }]
       })
     },
-    apply: async (run, request) =>
-      applyConfigRun(run, request, {
+    async apply(run, request) {
+      prepare(run)
+      // Renders that read only files start now, while the session opens and the lock is taken.
+      const build = renderingAheadOf(
+        run,
+        settings,
+        request.sync ? sizeChecked(run) : withObjectSizeLimit(delegateRenderer(run))
+      )
+      return applyConfigRun(run, request, {
         settings,
         session: await openSession(),
         clock: ports.clock,
-        build: request.sync ? sizeChecked(run) : withObjectSizeLimit(delegateRenderer(run))
-      }),
+        build
+      })
+    },
     async drift(run) {
       const manifests = run.manifests.filter((m) => m.type !== 'genesissecret')
       const live = await readLiveManifests(manifests, await liveDeps())

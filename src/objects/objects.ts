@@ -9,7 +9,8 @@ import { computeContentHash } from '../state/hash.js'
 import { formatStateKey, groupVersionKindOf, stateKeyOf } from '../state/key.js'
 import { formatGoFloat } from '../go/yaml-scalars.js'
 import { isJsonObject, type JsonObject, type JsonValue } from '../go/yaml.js'
-import { decodeDocumentStream, goTypeName } from './document-stream.js'
+import { decodeDocumentStream, goTypeName, type StreamDocument } from './document-stream.js'
+import { MAX_DOCUMENT_BYTES } from './size-limits.js'
 
 /** Where the text came from (for errors) and the manifest type's default namespace. */
 export interface ObjectsOptions {
@@ -23,12 +24,34 @@ export interface ObjectsOptions {
  * with an array `items` yields its mapping items; `metadata` missing/null becomes `{}` and a
  * non-mapping `metadata` is an error; a missing/null namespace gets the default namespace (also
  * on cluster-scoped kinds; an explicit `""` is kept); CustomResourceDefinitions move to the
- * front, order otherwise kept.
+ * front, order otherwise kept. `decoded`: the text's documents as Go decoded them (the native
+ * render program's, docs/renderers.md#objects-from-the-native-program) — the same values this
+ * function's own decoding gives, without parsing the text again; an error is still reported
+ * from the text, with its line.
  */
-export function objectsFromYaml(text: string, opts: ObjectsOptions): JsonObject[] {
+export function objectsFromYaml(
+  text: string,
+  opts: ObjectsOptions,
+  decoded?: readonly (JsonObject | null)[]
+): JsonObject[] {
+  // A text within the document size limit has no document over it (document-stream.ts).
+  if (decoded !== undefined && Buffer.byteLength(text, 'utf8') <= MAX_DOCUMENT_BYTES) {
+    try {
+      return objectsFrom(
+        decoded.map((value) => ({ value, line: 0, lineOf: () => undefined })),
+        opts
+      )
+    } catch {
+      // Lines for the error message: decode the text itself.
+    }
+  }
+  return objectsFrom(decodeDocumentStream(text, opts.file), opts)
+}
+
+function objectsFrom(documents: readonly StreamDocument[], opts: ObjectsOptions): JsonObject[] {
   const namespace = opts.defaultNamespace ?? ''
   const objects: JsonObject[] = []
-  for (const doc of decodeDocumentStream(text, opts.file)) {
+  for (const doc of documents) {
     const data = doc.value
     if (data === null || !Object.hasOwn(data, 'kind')) continue
     const items = data.kind === 'List' ? data.items : undefined

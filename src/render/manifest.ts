@@ -42,10 +42,14 @@ export async function buildManifest(
       return { objects, entries, alwaysSync: new Set(entries.keys()) }
     }
     const text = await renderText(manifest, run)
-    const objects = objectsFromYaml(text, {
-      file: renderedFileName(manifest, run),
-      defaultNamespace: defaultNamespaceOf(manifest, ctx.orasNamespace)
-    })
+    const objects = objectsFromYaml(
+      text,
+      {
+        file: renderedFileName(manifest, run),
+        defaultNamespace: defaultNamespaceOf(manifest, ctx.orasNamespace)
+      },
+      run.renderer.documentsOf?.(text)
+    )
     return { objects, entries: desiredEntries(manifest.name, objects), alwaysSync: new Set() }
   })
 }

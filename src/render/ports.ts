@@ -3,6 +3,7 @@
  * helm and op, and the file access the renderers need. The implementations live in
  * src/adapters/ (command-runner.ts, node-files.ts); tests may pass their own.
  */
+import type { JsonObject } from '../go/yaml.js'
 
 /** What a finished program left behind. */
 export interface CommandResult {
@@ -73,6 +74,17 @@ export interface RenderModule {
    * undefined while nothing rendered.
    */
   loaded(): RendererVersions | undefined
+  /**
+   * The documents of a text this module rendered, decoded by Go as Tazuna decodes them
+   * (docs/compatibility.md#yaml-to-objects step 1), when the program decoded them: the engine
+   * then need not parse the YAML again (docs/renderers.md#objects-from-the-native-program).
+   */
+  documentsOf?(text: string): readonly (JsonObject | null)[] | undefined
+  /**
+   * Starts loading what rendering manifests of these types needs, before the first render asks
+   * (a failure is reported by that render).
+   */
+  prepare?(types: readonly string[]): void
 }
 
 /** Module path → version of what renders (and `go` → the Go version that built it). */

@@ -3,7 +3,7 @@
 # cache directory holding its artifacts and NAME-licenses.txt:
 #   build.sh kustomize          → render-kustomize.wasm.br (krusty; loaded for `type: kustomize`)
 #   build.sh helm               → render-helm.wasm.br      (the Helm SDK; loaded for `type: helmfile`)
-#   build.sh kustomize native   → render-kustomize-linux-{x64,arm64}.br (krusty built for Linux,
+#   build.sh kustomize native   → render-kustomize-linux-{x64,arm64}.zst (krusty built for Linux,
 #                                 used there instead of the WebAssembly; docs/renderers.md#native-kustomize)
 # Two programs, not one: krusty alone is a quarter of the size and starts in a fifth of the
 # time (docs/renderers.md). Used by scripts/bundle-extra.sh (dist/) and by the tests.

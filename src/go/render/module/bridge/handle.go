@@ -15,37 +15,50 @@ import (
 type Policy = confine.Policy
 
 // Handler renders one request's payload (the JSON of the renderer's input) to YAML text.
-// policies is nil when this program does not confine reads itself: in WebAssembly the engine's
-// file-system bridge does, and the renderers' own tests read anywhere.
-type Handler func(payload json.RawMessage, policies []Policy) (Result, error)
+type Handler func(payload json.RawMessage, opts Options) (Result, error)
+
+// Options are what the native transport adds to a request; WebAssembly calls have none.
+type Options struct {
+	// Policies confine the render's reads; nil when this program does not confine them itself:
+	// in WebAssembly the engine's file-system bridge does, and the renderers' own tests read
+	// anywhere.
+	Policies []Policy
+	// Documents asks for the output decoded as Tazuna decodes it too (Result.Documents).
+	Documents bool
+}
 
 // Result is a render's YAML text and, when the renderer can tell, every file-system question it
 // asked, as [kind, path] pairs (see the kustomize program); the engine uses them to reuse a
-// render for another checkout of the same files (docs/renderers.md#reusing-a-render).
+// render for another checkout of the same files (docs/renderers.md#reusing-a-render). Documents,
+// when asked for and the text decodes, is the JSON array of its documents as Tazuna's
+// ConvertManifestsToObjects decodes them (docs/renderers.md#objects-from-the-native-program).
 type Result struct {
-	Output string
-	Reads  [][2]string
+	Output    string
+	Reads     [][2]string
+	Documents json.RawMessage
 }
 
-// request is one call: Op selects the handler, Input is its payload. ID and Policies are the
-// native transport's (several calls share one pipe; the program confines its own reads).
+// request is one call: Op selects the handler, Input is its payload. ID, Policies and
+// Documents are the native transport's (several calls share one pipe; see Options).
 type request struct {
-	ID       int64           `json:"id,omitempty"`
-	Op       string          `json:"op"`
-	Input    json.RawMessage `json:"input"`
-	Policies []Policy        `json:"policies,omitempty"`
+	ID        int64           `json:"id,omitempty"`
+	Op        string          `json:"op"`
+	Input     json.RawMessage `json:"input"`
+	Policies  []Policy        `json:"policies,omitempty"`
+	Documents bool            `json:"documents,omitempty"`
 }
 
 // response carries the rendered YAML text or the Go error text.
 type response struct {
-	ID       int64             `json:"id,omitempty"`
-	Output   string            `json:"output,omitempty"`
-	Reads    [][2]string       `json:"reads,omitempty"`
-	Error    string            `json:"error,omitempty"`
-	Versions map[string]string `json:"versions,omitempty"`
+	ID        int64             `json:"id,omitempty"`
+	Output    string            `json:"output,omitempty"`
+	Reads     [][2]string       `json:"reads,omitempty"`
+	Documents json.RawMessage   `json:"documents,omitempty"`
+	Error     string            `json:"error,omitempty"`
+	Versions  map[string]string `json:"versions,omitempty"`
 }
 
-func handle(raw []byte, handlers map[string]Handler, confining bool) []byte {
+func handle(raw []byte, handlers map[string]Handler, native bool) []byte {
 	var req request
 	var res response
 	if err := json.Unmarshal(raw, &req); err != nil {
@@ -62,13 +75,15 @@ func handle(raw []byte, handlers map[string]Handler, confining bool) []byte {
 		res.Error = fmt.Sprintf("render module: unknown request %q", req.Op)
 		return encode(res)
 	}
-	var policies []Policy
-	if confining {
-		policies = req.Policies
+	var opts Options
+	if native {
+		opts = Options{Policies: req.Policies, Documents: req.Documents}
 	}
-	out, err := handler(req.Input, policies)
+	out, err := handler(req.Input, opts)
 	if err != nil {
 		res.Error = errorText(err)
+	} else {
+		res.Documents = out.Documents
 	}
 	res.Output = out.Output
 	res.Reads = out.Reads

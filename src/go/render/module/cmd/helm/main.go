@@ -13,7 +13,7 @@ import (
 
 func main() {
 	bridge.Serve(map[string]bridge.Handler{
-		"helm": func(payload json.RawMessage, _ []bridge.Policy) (bridge.Result, error) {
+		"helm": func(payload json.RawMessage, _ bridge.Options) (bridge.Result, error) {
 			var in helm.Input
 			if err := json.Unmarshal(payload, &in); err != nil {
 				return bridge.Result{}, err

@@ -12,13 +12,17 @@ import (
 
 func main() {
 	bridge.Serve(map[string]bridge.Handler{
-		"kustomize": func(payload json.RawMessage, policies []bridge.Policy) (bridge.Result, error) {
+		"kustomize": func(payload json.RawMessage, opts bridge.Options) (bridge.Result, error) {
 			var in kustomize.Input
 			if err := json.Unmarshal(payload, &in); err != nil {
 				return bridge.Result{}, err
 			}
-			out, reads, err := kustomize.Build(in, policies)
-			return bridge.Result{Output: out, Reads: reads}, err
+			out, reads, err := kustomize.Build(in, opts.Policies)
+			result := bridge.Result{Output: out, Reads: reads}
+			if err == nil && opts.Documents {
+				result.Documents = documents([]byte(out))
+			}
+			return result, err
 		},
 	})
 }

@@ -1,0 +1,60 @@
+/**
+ * Rendering ahead (docs/ARCHITECTURE.md#rendering-ahead): an apply renders layer by layer, with
+ * a barrier between layers, and each layer waits for its renders before its first request. The
+ * renders of manifests whose output depends on the repository's files alone can start at once,
+ * in layer order, while the lock is taken and earlier layers apply; each layer then takes its
+ * render when it reaches it. What a manifest renders is unchanged, and so is when a failure
+ * shows: a render's error is reported by its own layer, never earlier, and a layer that is
+ * never reached never reports it.
+ */
+import type { BuildDesired, DesiredState, ManifestUnit } from './manifest-unit.js'
+
+/**
+ * The manifests whose render reads nothing but files of the repository: kustomize. Not Helm
+ * (capabilities come from the cluster as it stands when the release renders), genesissecret
+ * (secret providers) or oras (a registry).
+ */
+export function rendersFromFilesOnly(m: ManifestUnit): boolean {
+  return m.type === 'kustomize'
+}
+
+/**
+ * `build`, with `ahead` (in the order given) already rendering, at most `limit` at a time; a
+ * manifest not among them renders when asked. Each early render is handed out once.
+ */
+export function renderingAhead<M extends ManifestUnit>(
+  ahead: readonly M[],
+  build: BuildDesired<M>,
+  limit: number
+): BuildDesired<M> {
+  const started = new Map<M, Promise<DesiredState>>()
+  const queue = [...ahead]
+  let running = 0
+  const startNext = (): void => {
+    while (running < limit && queue.length > 0) {
+      const m = queue.shift()!
+      running++
+      const render = build(m)
+      // Reported by the layer that takes it; a layer never reached never reports it.
+      render.catch(() => undefined)
+      void render
+        .finally(() => {
+          running--
+          startNext()
+        })
+        .catch(() => undefined)
+      started.set(m, render)
+    }
+  }
+  startNext()
+  return (m) => {
+    const render = started.get(m)
+    if (render === undefined) {
+      const queued = queue.indexOf(m)
+      if (queued >= 0) queue.splice(queued, 1)
+      return build(m)
+    }
+    started.delete(m)
+    return render
+  }
+}
