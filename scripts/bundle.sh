@@ -17,9 +17,17 @@ node node_modules/@vercel/ncc/dist/ncc/cli.js build src/index.ts -o "$out" \
 node scripts/finish-bundle.mjs "$out" "$stats"
 if [ -n "${BUNDLE_STATS:-}" ]; then cp "$stats" "$BUNDLE_STATS"; fi
 if [ -f scripts/bundle-extra.sh ]; then bash scripts/bundle-extra.sh "$out"; fi
+# The command line keeps V8's compiled code of the bundle in the user's own cache, as npm does
+# (module.enableCompileCache; docs/benchmarks.md#compile-cache). The action does not: a hosted
+# runner starts empty every job, and a cache shared between jobs would be code others can write.
 cat > "$out/cli.js" <<'SHIM'
 #!/usr/bin/env node
-import { runCli } from './index.js'
+import module from 'node:module'
+import os from 'node:os'
+import path from 'node:path'
+const cache = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache')
+module.enableCompileCache?.(path.join(cache, 'tazuna-action', 'compile-cache'))
+const { runCli } = await import('./index.js')
 process.exitCode = await runCli(process.argv.slice(2))
 SHIM
 chmod +x "$out/cli.js"

@@ -8,7 +8,7 @@ import { staleCommitProblem, StaleCommitError } from '../apply/commit-guard.js'
 import { acquireLock, lockNameFor } from '../apply/lease-lock.js'
 import { runLayeredApply, type ApplyReport } from '../apply/layered-apply.js'
 import { renderingAhead, rendersFromFilesOnly } from '../apply/render-ahead.js'
-import type { Clock } from '../apply/ports.js'
+import type { Clock, StateStore, StoredState } from '../apply/ports.js'
 import type { Manifest } from '../config/schema.js'
 import { ClusterError } from '../errors.js'
 import { resolveLayers } from '../plan/layers.js'
@@ -72,8 +72,9 @@ export async function applyConfigRun(
           ...request.lock
         })
   try {
-    await guardAgainstOlderCommit(run, request, deps)
-    return outcomeOf(await layeredApply(run, request, deps))
+    const once = { ...deps, session: { ...session, store: readingOnceForTwo(session.store) } }
+    await guardAgainstOlderCommit(run, request, once)
+    return outcomeOf(await layeredApply(run, request, once))
   } finally {
     await lock?.release()
   }
@@ -105,6 +106,31 @@ async function guardAgainstOlderCommit(
   if (problem === undefined) return
   if (!guard.allowOlderCommit) throw new StaleCommitError(problem)
   request.log.warn(`allow-older-commit is set, applying anyway: ${problem}`)
+}
+
+/**
+ * The store, whose readMany answers the next readMany of the same manifests once more from the
+ * same list request: the commit guard and the layered apply both read the selected manifests'
+ * State, under the lock and before this run's first save, so a second request would read the
+ * same (and a save still checks the resourceVersion it read).
+ */
+function readingOnceForTwo(store: StateStore): StateStore {
+  let last: { names: string; read: Promise<Map<string, StoredState>> } | undefined
+  return {
+    read: (manifest) => store.read(manifest),
+    save: (manifest, state, options) => store.save(manifest, state, options),
+    readMany(manifests) {
+      const names = [...manifests].sort().join('\n')
+      if (last?.names === names) {
+        const { read } = last
+        last = undefined
+        return read
+      }
+      const read = store.readMany(manifests)
+      last = { names, read }
+      return read
+    }
+  }
 }
 
 /** What an apply needs besides the run and the request. */

@@ -126,6 +126,11 @@ export function createEngine(settings: EngineSettings, ports: EnginePorts): Engi
   /** Starts the renderers the run's manifests need, before anything waits for the cluster. */
   const prepare = (run: ConfigRun): void =>
     ports.renderer.prepare?.(run.manifests.map((m) => m.type))
+  // A run loaded for build or apply renders next (after `git rev-parse`, the session, the lock).
+  const prepared = (run: ConfigRun): ConfigRun => {
+    prepare(run)
+    return run
+  }
   const diffRenders = new WeakMap<ConfigRun, (m: Manifest) => Promise<DesiredState>>()
   const sharedRenderer = (run: ConfigRun) => {
     let render = diffRenders.get(run)
@@ -136,9 +141,9 @@ export function createEngine(settings: EngineSettings, ports: EnginePorts): Engi
   return {
     check: () => checkedRun(settings, ports),
     loadExpanded: () => expandedRun(settings, ports),
-    loadForBuild: () => runForBuild(settings, ports, ports.log),
+    loadForBuild: () => runForBuild(settings, ports, ports.log).then(prepared),
     loadForPlan: () => runForPlan(settings, ports),
-    loadForApply: ({ sync }) => runForApply(settings, ports, ports.log, sync),
+    loadForApply: ({ sync }) => runForApply(settings, ports, ports.log, sync).then(prepared),
     renderBuild(run) {
       prepare(run)
       return renderBuildText(run, settings, scoped, openSession)
