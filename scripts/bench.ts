@@ -339,8 +339,12 @@ function report(sizes: number[], reps: Record<number, number>): string {
     )
   const fresh = directoryBytes(bundle)
   const committed = directoryBytes(path.join(repoRoot, 'dist'))
+  // The render programs (render-*) have a budget of their own (docs/renderers.md).
+  const renderPrograms = readdirSync(bundle)
+    .filter((f) => f.startsWith('render'))
+    .reduce((sum, f) => sum + statSync(path.join(bundle, f)).size, 0)
   lines.push(
-    `- fresh bundle: ${fresh} bytes (${(fresh / 2 ** 20).toFixed(2)} MiB, ${(fresh / 1e6).toFixed(2)} MB); committed dist/: ${committed} bytes (${(committed / 2 ** 20).toFixed(2)} MiB) (target ≤ 8,000,000 bytes)`
+    `- fresh bundle: ${fresh} bytes (${(fresh / 2 ** 20).toFixed(2)} MiB, ${(fresh / 1e6).toFixed(2)} MB); committed dist/: ${committed} bytes (${(committed / 2 ** 20).toFixed(2)} MiB); without the render programs: ${fresh - renderPrograms} bytes (target ≤ 8,000,000 bytes), the render programs: ${renderPrograms} bytes (budget 20,000,000)`
   )
   for (const f of readdirSync(bundle).sort())
     lines.push(`  - ${f}: ${statSync(path.join(bundle, f)).size} bytes`)
