@@ -145,6 +145,11 @@ describe('pull-request runs', () => {
       renderers: { 'sigs.k8s.io/kustomize/api': pinned }
     })
     expect(first.stdout).toContain(`Rendering with kustomize api ${pinned}`)
+    // On Linux x64/arm64 the bundle's native krusty renders (docs/renderers.md#native-kustomize).
+    const linux = process.platform === 'linux' && ['x64', 'arm64'].includes(process.arch)
+    expect(first.stdout).toMatch(
+      new RegExp(`Rendering with kustomize api ${pinned} \\(${linux ? 'native' : 'WebAssembly'},`)
+    )
     expect(first.summary).toContain(`Rendered with kustomize api ${pinned}`)
     expect(readFileSync(join(dirname(reportPath), 'report.txt'), 'utf8')).toMatch(
       new RegExp(`^Manifest: ${repo.manifests.namespaces}\n  STATUS         RESOURCE`)

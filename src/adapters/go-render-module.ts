@@ -105,18 +105,20 @@ export function createGoRenderModule(options: RenderModuleOptions): GoRenderModu
   const counts = { rendered: 0, reused: 0 }
   const loaded = new Map<RenderProgram, RendererVersions>()
   const startNative = async (program: RenderProgram): Promise<ProgramHost | undefined> => {
-    const executable = program === 'kustomize' ? await options.nativeKustomize?.() : undefined
-    if (executable === undefined) return undefined
+    if (program !== 'kustomize' || options.nativeKustomize === undefined) return undefined
     const started = performance.now()
-    const host = pool(options.workers, () =>
-      nativeProgramHost(executable, {
-        ...options,
-        timeoutError: (limit) => new RenderLimitError(timeoutMessage(limit)),
-        stoppedError: (outOfMemory, message) =>
-          stoppedError(outOfMemory, message, options.maxMemoryBytes)
-      })
-    )
     try {
+      // Unpacking (or, from source, building) it may fail too: then WebAssembly renders.
+      const executable = await options.nativeKustomize()
+      if (executable === undefined) return undefined
+      const host = pool(options.workers, () =>
+        nativeProgramHost(executable, {
+          ...options,
+          timeoutError: (limit) => new RenderLimitError(timeoutMessage(limit)),
+          stoppedError: (outOfMemory, message) =>
+            stoppedError(outOfMemory, message, options.maxMemoryBytes)
+        })
+      )
       const versions = (await host.call('{"op":"versions"}')).versions ?? {}
       loaded.set(program, versions)
       options.onLoad?.(versions, performance.now() - started, 'native')

@@ -125,7 +125,15 @@ export function nativeProgramHost(executable: string, options: NativeHostOptions
       if (stderr.length < 65536) stderr += chunk
     })
     createInterface({ input: started.stdout, crlfDelay: Infinity }).on('line', (line) => {
-      const { id, ...response } = JSON.parse(line) as ProgramResponse & { id?: number }
+      let answer: ProgramResponse & { id?: number }
+      try {
+        answer = JSON.parse(line) as ProgramResponse & { id?: number }
+      } catch {
+        if (child === started)
+          stop(new Error(`the render module answered garbage: ${line.slice(0, 200)}`))
+        return
+      }
+      const { id, ...response } = answer
       if (id !== undefined) settle(id)?.resolve(response)
     })
     started.stdin.on('error', () => undefined) // a broken pipe is reported by 'exit'

@@ -180,4 +180,16 @@ linuxOnly('what the native program does itself', () => {
     await expect(module.kustomize(path.join(repo, 'small'))).resolves.toContain('name: small')
     expect(told).toEqual([expect.stringContaining('could not start'), 'WebAssembly'])
   })
+
+  it('gives way to the WebAssembly build when it cannot be unpacked, and says why', async () => {
+    const told: string[] = []
+    const module = createGoRenderModule({
+      locate: renderModuleFiles,
+      nativeKustomize: () => Promise.reject(new Error('ENOSPC: no space left on device')),
+      onNativeFailure: (message) => told.push(message),
+      onLoad: (_, __, runs) => told.push(runs)
+    })
+    await expect(module.kustomize(path.join(repo, 'small'))).resolves.toContain('name: small')
+    expect(told).toEqual(['ENOSPC: no space left on device', 'WebAssembly'])
+  })
 })
