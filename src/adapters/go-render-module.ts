@@ -21,6 +21,7 @@ import {
   type ProgramResponse
 } from './go-render-program.js'
 import { nativeProgramHost } from './native-render-program.js'
+import { pendingCalls } from './pending-calls.js'
 import { counterpart, sameAnswers, sameTree, type TwinCheckout } from './render-reuse.js'
 import type {
   RenderWorkerAnswer,
@@ -297,12 +298,6 @@ function pool(workers: number | undefined, startHost: () => ProgramHost): Progra
   }
 }
 
-interface Pending {
-  resolve: (response: ProgramResponse) => void
-  reject: (error: Error) => void
-  timer: ReturnType<typeof setTimeout> | undefined
-}
-
 /**
  * The program in a worker thread, started on the first call and again after a stop. A call
  * past the time limit terminates the worker (the only way to stop WebAssembly mid-run) and
@@ -316,27 +311,18 @@ export function workerHost(
   kind?: 'template'
 ): ProgramHost {
   let worker: Worker | undefined
-  let nextId = 0
-  const pending = new Map<number, Pending>()
-  const settle = (id: number): Pending | undefined => {
-    const entry = pending.get(id)
-    if (entry === undefined) return undefined
-    pending.delete(id)
-    if (entry.timer !== undefined) clearTimeout(entry.timer)
-    if (pending.size === 0) worker?.unref()
-    return entry
-  }
+  const pending = pendingCalls(() => worker?.unref())
   const stop = (error: Error): void => {
     const stopped = worker
     worker = undefined
-    for (const id of [...pending.keys()]) settle(id)?.reject(error)
+    pending.failAll(error)
     void stopped?.terminate()
   }
   const spawn = (): Worker => {
     const data: RenderWorkerData = { tazunaRenderWorker: { program, ...(kind ? { kind } : {}) } }
     const started = new Worker(script, { workerData: data })
     started.on('message', (answer: RenderWorkerAnswer) => {
-      const entry = settle(answer.id)
+      const entry = pending.settle(answer.id)
       if ('response' in answer) entry?.resolve(answer.response)
       else if (answer.stopped === undefined)
         entry?.reject(new Error(`the render module failed: ${answer.failure}`))
@@ -362,23 +348,15 @@ export function workerHost(
   return {
     call(request) {
       const target = (worker ??= spawn())
-      const id = nextId++
       target.ref()
-      return new Promise<ProgramResponse>((resolve, reject) => {
-        const limit = options.timeoutMs
-        const timer =
-          limit === undefined
-            ? undefined
-            : setTimeout(() => {
-                if (worker !== target) return
-                stop(new RenderLimitError(timeoutMessage(limit)))
-              }, limit)
-        pending.set(id, { resolve, reject, timer })
-        const message: RenderWorkerRequest = { id, request, policies: options.confine?.() }
-        target.postMessage(message)
+      const { id, answer } = pending.add(options.timeoutMs, () => {
+        if (worker === target) stop(new RenderLimitError(timeoutMessage(options.timeoutMs!)))
       })
+      const message: RenderWorkerRequest = { id, request, policies: options.confine?.() }
+      target.postMessage(message)
+      return answer
     },
-    busy: () => pending.size
+    busy: pending.size
   }
 }
 

@@ -15,6 +15,7 @@ import { promisify } from 'node:util'
 import { zstdDecompressSync } from 'node:zlib'
 import type { PathPolicy } from '../config/confinement.js'
 import { RenderProgramStoppedError, type ProgramResponse } from './go-render-program.js'
+import { pendingCalls } from './pending-calls.js'
 
 /** The native builds there are: Node's `process.arch` by Linux artifact suffix. */
 const NATIVE_ARCHES: Readonly<Record<string, string>> = { x64: 'x64', arm64: 'arm64' }
@@ -74,12 +75,6 @@ export interface NativeHostOptions {
   stoppedError: (outOfMemory: boolean, message: string) => Error
 }
 
-interface Pending {
-  resolve: (response: ProgramResponse) => void
-  reject: (error: Error) => void
-  timer: ReturnType<typeof setTimeout> | undefined
-}
-
 /**
  * The native program in a child process, started on the first call and again after a stop.
  * It answers calls concurrently (Go's own threads); a call past the time limit kills the
@@ -88,8 +83,6 @@ interface Pending {
  */
 export function nativeProgramHost(executable: string, options: NativeHostOptions) {
   let child: ChildProcessWithoutNullStreams | undefined
-  let nextId = 1
-  const pending = new Map<number, Pending>()
   const hold = (on: boolean): void => {
     // The pipes are sockets (typed as plain streams): each holds the event loop while referenced.
     const handles = [child, child?.stdin, child?.stdout, child?.stderr] as (
@@ -100,18 +93,11 @@ export function nativeProgramHost(executable: string, options: NativeHostOptions
       else handle?.unref()
     }
   }
-  const settle = (id: number): Pending | undefined => {
-    const entry = pending.get(id)
-    if (entry === undefined) return undefined
-    pending.delete(id)
-    if (entry.timer !== undefined) clearTimeout(entry.timer)
-    if (pending.size === 0) hold(false)
-    return entry
-  }
+  const pending = pendingCalls(() => hold(false))
   const stop = (error: Error): void => {
     const stopped = child
     child = undefined
-    for (const id of [...pending.keys()]) settle(id)?.reject(error)
+    pending.failAll(error)
     stopped?.kill('SIGKILL')
   }
   const start = (): ChildProcessWithoutNullStreams => {
@@ -134,7 +120,7 @@ export function nativeProgramHost(executable: string, options: NativeHostOptions
         return
       }
       const { id, ...response } = answer
-      if (id !== undefined) settle(id)?.resolve(response)
+      if (id !== undefined) pending.settle(id)?.resolve(response)
     })
     started.stdin.on('error', () => undefined) // a broken pipe is reported by 'exit'
     started.on('error', (error) => {
@@ -152,24 +138,17 @@ export function nativeProgramHost(executable: string, options: NativeHostOptions
   return {
     call(requestJson: string): Promise<ProgramResponse> {
       const target = (child ??= start())
-      const id = nextId++
       hold(true)
-      return new Promise<ProgramResponse>((resolve, reject) => {
-        const limit = options.timeoutMs
-        const timer =
-          limit === undefined
-            ? undefined
-            : setTimeout(() => {
-                if (child === target) stop(options.timeoutError(limit))
-              }, limit)
-        pending.set(id, { resolve, reject, timer })
-        const policies = options.confine?.()
-        const request = JSON.parse(requestJson) as object
-        // documents: the program decodes its output for the engine (ProgramResponse.documents).
-        const line = { ...request, id, documents: true, ...(policies ? { policies } : {}) }
-        target.stdin.write(JSON.stringify(line) + '\n')
+      const { id, answer } = pending.add(options.timeoutMs, () => {
+        if (child === target) stop(options.timeoutError(options.timeoutMs!))
       })
+      const policies = options.confine?.()
+      const request = JSON.parse(requestJson) as object
+      // documents: the program decodes its output for the engine (ProgramResponse.documents).
+      const line = { ...request, id, documents: true, ...(policies ? { policies } : {}) }
+      target.stdin.write(JSON.stringify(line) + '\n')
+      return answer
     },
-    busy: () => pending.size
+    busy: pending.size
   }
 }
