@@ -114,7 +114,11 @@ export function createGoRenderModule(options: RenderModuleOptions): GoRenderModu
       if (executable === undefined) return undefined
       const host = pool(options.workers, () =>
         nativeProgramHost(executable, {
-          ...options,
+          ...(options.confine ? { confine: options.confine } : {}),
+          ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+          ...(options.maxMemoryBytes === undefined
+            ? {}
+            : { maxMemoryBytes: options.maxMemoryBytes }),
           timeoutError: (limit) => new RenderLimitError(timeoutMessage(limit)),
           stoppedError: (outOfMemory, message) =>
             stoppedError(outOfMemory, message, options.maxMemoryBytes)

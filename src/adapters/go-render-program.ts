@@ -58,10 +58,14 @@ export class RenderProgramStoppedError extends Error {
   override name = 'RenderProgramStoppedError'
   /** Go said it ran out of memory (input max-render-memory). */
   readonly outOfMemory: boolean
+  /** `output`: what the program wrote; the message shows Go's fatal error or panic from it. */
   constructor(output: string) {
-    const tail = output.split('\n').slice(0, 3).join(' ').slice(0, 500)
+    // Renders before may have logged (kustomize's deprecation warnings): Go's last words win.
+    const fatal = output.search(/^(fatal error|panic)\b/m)
+    const last = fatal < 0 ? output : output.slice(fatal)
+    const tail = last.split('\n').slice(0, 3).join(' ').slice(0, 500)
     super(`the render module stopped${tail ? `: ${tail}` : ''}`)
-    this.outOfMemory = /out of memory/.test(output)
+    this.outOfMemory = /out of memory/.test(last)
   }
 }
 

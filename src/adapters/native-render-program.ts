@@ -107,8 +107,9 @@ export function nativeProgramHost(executable: string, options: NativeHostOptions
     })
     let stderr = ''
     started.stderr.setEncoding('utf8')
+    // The last 64 KiB: a process serves many renders, and what it says last is why it stopped.
     started.stderr.on('data', (chunk: string) => {
-      if (stderr.length < 65536) stderr += chunk
+      stderr = (stderr + chunk).slice(-65536)
     })
     createInterface({ input: started.stdout, crlfDelay: Infinity }).on('line', (line) => {
       let answer: ProgramResponse & { id?: number }
