@@ -28,6 +28,9 @@ export function encodeDataKey(key: string): string {
  * any other `_` stays literal (so legacy keys and odd keys like `_zfoo` or `trailing_` survive).
  */
 export function decodeDataKey(dataKey: string): string {
+  // Without a `_x` escape, the left-to-right scan below only turns each `__` into `/`, which is
+  // what replaceAll does (non-overlapping, left to right); State keys are mostly of that kind.
+  if (!dataKey.includes('_x')) return dataKey.replaceAll('__', '/')
   const input = Buffer.from(dataKey, 'utf8')
   const out: number[] = []
   for (let i = 0; i < input.length; i++) {

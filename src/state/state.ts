@@ -81,6 +81,12 @@ export function stateFromConfigMapData(
       }
       continue
     }
+    // The form Tazuna and this engine write (docs/compatibility.md#state-storage), read without a parse.
+    const written = WRITTEN_ENTRY.exec(raw)
+    if (written !== null) {
+      state.entries.set(decodeDataKey(dataKey), written[1]!)
+      continue
+    }
     const fields = readStringFields(raw, ['contentHash'], (reason) => {
       return new StateDataError(
         `failed to parse state entry for key ${JSON.stringify(dataKey)} ${where}: ${reason}`
@@ -98,6 +104,9 @@ export function stateFromConfigMapData(
 export function formatSyncTime(date: Date): string {
   return date.toISOString().replace(/\.\d{3}Z$/, 'Z')
 }
+
+/** An entry as encoding/json writes it: the hash, nothing to unescape. */
+const WRITTEN_ENTRY = /^\{"contentHash":"([0-9a-f]*)"\}$/
 
 /** Decodes a JSON object into the named string fields with encoding/json's matching rules. */
 function readStringFields(

@@ -55,4 +55,20 @@ describe('ConfigMap data keys', () => {
   it('accepts upper-case hex digits when decoding', () => {
     expect(decodeDataKey('a_x3Ab')).toBe('a:b')
   })
+
+  // Runs of underscores, read left to right as the spec's decoder reads them: each `__` is a
+  // `/`, a `_` left over is kept; with and without a `_x` escape elsewhere in the key (the
+  // decoder takes a shorter path when there is none).
+  it.each([
+    ['a___b', 'a/_b'],
+    ['____', '//'],
+    ['_____', '//_'],
+    ['a__', 'a/'],
+    ['_', '_'],
+    ['a___x3ab', 'a/:b'],
+    ['a____x3a', 'a//x3a'],
+    ['a___b_x3a', 'a/_b:']
+  ])('decodes the underscores of %s as %s', (dataKey, key) => {
+    expect(decodeDataKey(dataKey)).toBe(key)
+  })
 })
