@@ -141,7 +141,7 @@ function renderModuleFor(options: ProcessPortsOptions): RenderModule {
 }
 
 // One render module per process (loading a WebAssembly program costs about a second and
-// 400 MB; a native one starts a process per core): engines of one run (the action's head and
+// 400 MB; a native one starts a process): engines of one run (the action's head and
 // base renders) share it, each adding the directories it may read.
 // Kept by whether the native kustomize program may run (TAZUNA_RENDER_NATIVE), which a module
 // decides once.

@@ -110,6 +110,13 @@ export function createEngine(settings: EngineSettings, ports: EnginePorts): Engi
   const scoped: EnginePorts = { ...ports, registerSecret: secrets.registerSecret }
   let session: Promise<ClusterSession> | undefined
   const openSession = (): Promise<ClusterSession> => (session ??= ports.openSession())
+  // Loading the cluster client holds this thread for 0.1–0.2 s: a diff or an apply that has
+  // renders starting lets them reach their program first, which renders meanwhile
+  // (docs/ARCHITECTURE.md#rendering-ahead).
+  const sessionBesideRenders = async (): Promise<ClusterSession> => {
+    if (session === undefined) await ports.renderer.underway?.()
+    return openSession()
+  }
   const renderer = (run: ConfigRun) => manifestRenderer(run, settings, scoped, openSession)
   // Plain apply and destroy render oras manifests with their delegate's default namespace, as
   // Tazuna's delegate managers do (docs/compatibility.md#oras-default-namespace).
@@ -152,7 +159,7 @@ export function createEngine(settings: EngineSettings, ports: EnginePorts): Engi
       prepare(run)
       return computeManifestDiffs(run.manifests, {
         // The renders need no session: they start while it opens and State is read.
-        store: { readMany: async (names) => (await openSession()).store.readMany(names) },
+        store: { readMany: async (names) => (await sessionBesideRenders()).store.readMany(names) },
         build: sharedRenderer(run),
         log: ports.log
       })
@@ -192,7 +199,7 @@ export function createEngine(settings: EngineSettings, ports: EnginePorts): Engi
       )
       return applyConfigRun(run, request, {
         settings,
-        session: await openSession(),
+        session: await sessionBesideRenders(),
         clock: ports.clock,
         build
       })

