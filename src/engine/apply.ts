@@ -21,8 +21,8 @@ import type { ClusterSession, EngineSettings } from './ports.js'
 /** A killed holder blocks others this long at most. */
 const DEFAULT_LOCK_TTL_SECONDS = 60
 
-/** Renders started ahead of their layer at once (src/apply/render-ahead.ts). */
-const RENDER_AHEAD = 4
+/** Renders started ahead of their layer at once (src/apply/render-ahead.ts; see BUILD_CONCURRENCY). */
+const RENDER_AHEAD = 8
 
 /**
  * `build`, already rendering the selected manifests that may render before their layer
