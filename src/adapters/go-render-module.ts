@@ -105,22 +105,14 @@ export function createGoRenderModule(options: RenderModuleOptions): GoRenderModu
   const decoded = new Map<string, (JsonObject | null)[]>()
   const counts = { rendered: 0, reused: 0 }
   const loaded = new Map<RenderProgram, RendererVersions>()
+  // The native program's start, once asked for (see underway).
   let nativeStart: Promise<unknown> | undefined
-  const startNative = (program: RenderProgram): Promise<ProgramHost | undefined> => {
-    if (program !== 'kustomize' || options.nativeKustomize === undefined) {
-      return Promise.resolve(undefined)
-    }
-    const starting = startNativeKustomize(options.nativeKustomize)
-    nativeStart = starting
-    return starting
-  }
-  const startNativeKustomize = async (
-    nativeKustomize: () => Promise<string | undefined>
-  ): Promise<ProgramHost | undefined> => {
+  const startNative = async (program: RenderProgram): Promise<ProgramHost | undefined> => {
+    if (program !== 'kustomize' || options.nativeKustomize === undefined) return undefined
     const started = performance.now()
     try {
       // Unpacking (or, from source, building) it may fail too: then WebAssembly renders.
-      const executable = await nativeKustomize()
+      const executable = await options.nativeKustomize()
       if (executable === undefined) return undefined
       // One process for every render: Go runs its goroutines on all cores, and a second process
       // would pay the runtime's start and krusty's set-up again (the 21 renders of the bench
@@ -138,7 +130,7 @@ export function createGoRenderModule(options: RenderModuleOptions): GoRenderModu
         })
       )
       const versions = (await host.call('{"op":"versions"}')).versions ?? {}
-      loaded.set('kustomize', versions)
+      loaded.set(program, versions)
       options.onLoad?.(versions, performance.now() - started, 'native')
       return host
     } catch (error) {
@@ -147,7 +139,9 @@ export function createGoRenderModule(options: RenderModuleOptions): GoRenderModu
     }
   }
   const start = async (program: RenderProgram): Promise<ProgramHost> => {
-    const native = await startNative(program)
+    const starting = startNative(program)
+    if (program === 'kustomize' && options.nativeKustomize !== undefined) nativeStart = starting
+    const native = await starting
     if (native !== undefined) return native
     const started = performance.now()
     const compiled = await compileGoWasm(
