@@ -5,10 +5,14 @@
 // index.js, and `--license` lists only the packages of the last chunk it writes. So this step
 // 1. minifies every chunk with terser (pinned in package.json; same input, same bytes, so
 //    scripts/check-dist.sh stays byte-exact), and
-// 2. writes licenses.txt for every package whose code is in any emitted file, from ncc's
+// 2. puts every module's factory in every file in parentheses (docs/benchmarks.md#eager-module-factories):
+//    V8 then compiles it in the one pass that parses its file, instead of pre-parsing it there
+//    and parsing it again when the bundle requires it, and
+// 3. writes licenses.txt for every package whose code is in any emitted file, from ncc's
 //    webpack stats (`--stats-out`), in ncc's format: name, licence, licence text, blank line.
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
+import { parse } from 'acorn'
 import { minify } from 'terser'
 
 const [dist, statsFile] = process.argv.slice(2)
@@ -17,6 +21,7 @@ const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
 const stats = JSON.parse(readFileSync(statsFile, 'utf8'))
 
 await minifyChunks()
+for (const file of emittedScripts()) markFactoriesCalled(path.join(dist, file))
 writeFileSync(path.join(dist, 'licenses.txt'), licenseText(bundledPackages()))
 
 /** Every emitted chunk but index.js (which ncc minified already). */
@@ -36,6 +41,50 @@ async function minifyChunks() {
       writeFileSync(target, result.code)
     }
   }
+}
+
+function emittedScripts() {
+  return stats.chunks.flatMap((chunk) => chunk.files.filter((file) => file.endsWith('.js')))
+}
+
+/**
+ * Wraps the factories of the file's module map (webpack's `{<id>:(e,t,r)=>{…},…}`, the value of
+ * `var`/`export const modules`) in parentheses: V8 compiles a parenthesized function when it
+ * parses the file, as it would an immediately invoked one, and every factory of a loaded chunk
+ * is called. Fails when a file has no module map, so a change in ncc's output is noticed.
+ */
+function markFactoriesCalled(file) {
+  const source = readFileSync(file, 'utf8')
+  const program = parse(source, { ecmaVersion: 'latest', sourceType: 'module' })
+  const factories = program.body
+    .map((node) => (node.type === 'ExportNamedDeclaration' ? node.declaration : node))
+    .filter((node) => node?.type === 'VariableDeclaration')
+    .flatMap((node) => node.declarations.map((declaration) => declaration.init))
+    .filter(isModuleMap)
+    .flatMap((map) => map.properties.map((property) => property.value))
+  if (factories.length === 0) throw new Error(`no webpack module map in ${file}`)
+  let out = ''
+  let at = 0
+  for (const { start, end } of factories) {
+    out += `${source.slice(at, start)}(${source.slice(start, end)})`
+    at = end
+  }
+  writeFileSync(file, out + source.slice(at))
+}
+
+function isModuleMap(node) {
+  return (
+    node?.type === 'ObjectExpression' &&
+    node.properties.length > 0 &&
+    node.properties.every(
+      (property) =>
+        property.type === 'Property' &&
+        property.key.type === 'Literal' &&
+        typeof property.key.value === 'number' &&
+        (property.value.type === 'ArrowFunctionExpression' ||
+          property.value.type === 'FunctionExpression')
+    )
+  )
 }
 
 /** Package directories (absolute) of every module in any chunk, concatenated ones included. */
