@@ -1,4 +1,5 @@
 import { describe, expect, it, beforeAll, afterAll } from '@jest/globals'
+import { parse, type ObjectExpression, type Program, type Property } from 'acorn'
 import { execFileSync, spawnSync } from 'node:child_process'
 import {
   cpSync,
@@ -73,6 +74,23 @@ function clientNodeChunks(): string[] {
     .flatMap((c) => c.files)
 }
 
+/** The webpack module maps of a file: objects whose keys are all module ids (numbers). */
+function moduleMapsOf(program: Program): ObjectExpression[] {
+  return program.body
+    .map((node) => (node.type === 'ExportNamedDeclaration' ? node.declaration : node))
+    .flatMap((node) => (node?.type === 'VariableDeclaration' ? node.declarations : []))
+    .map((declaration) => declaration.init)
+    .filter(
+      (init): init is ObjectExpression =>
+        init?.type === 'ObjectExpression' &&
+        init.properties.length > 0 &&
+        init.properties.every(
+          (p) =>
+            p.type === 'Property' && p.key.type === 'Literal' && typeof p.key.value === 'number'
+        )
+    )
+}
+
 function writeCheckRepository(dir: string): void {
   mkdirSync(join(dir, 'manifests', 'app'), { recursive: true })
   writeFileSync(
@@ -121,6 +139,26 @@ describe('the bundle', () => {
         file,
         unminified: readFileSync(join(out, file), 'utf8').includes('\n/***/ ')
       }).toEqual({ file, unminified: false })
+    }
+  })
+
+  // docs/benchmarks.md#eager-module-factories: V8 compiles a parenthesized factory as it parses
+  // its file, instead of parsing it twice.
+  it('puts every module factory of every file in parentheses', () => {
+    const files = stats.chunks.flatMap((c) => c.files).filter((f) => f.endsWith('.js'))
+    for (const file of files) {
+      const program = parse(readFileSync(join(out, file), 'utf8'), {
+        ecmaVersion: 'latest',
+        sourceType: 'module',
+        preserveParens: true
+      })
+      const maps = moduleMapsOf(program)
+      const values = maps.flatMap((map) => map.properties.map((p) => (p as Property).value.type))
+      expect({
+        file,
+        maps: maps.length > 0,
+        bare: values.filter((t) => t !== 'ParenthesizedExpression')
+      }).toEqual({ file, maps: true, bare: [] })
     }
   })
 
