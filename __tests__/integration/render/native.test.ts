@@ -3,14 +3,17 @@
  * build, which the render-parity corpus holds to the Go oracle: the same Go code, so every
  * kustomization of the test fixtures must render to the same bytes, or fail with the same Go
  * error text, through both — unconfined and confined to the fixtures — and the documents the
- * native program decodes must give the objects the engine's own YAML decoding gives. Then what only the native
+ * native program decodes must give the objects the engine's own YAML decoding gives. The arm64
+ * build, run under qemu-user, must render all of them as the x64 build does. Then what only the native
  * program does itself: confine reads, stop at render-timeout and max-render-memory, and give
  * way to the WebAssembly build when it cannot start.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { execFileSync, spawnSync } from 'node:child_process'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { zstdDecompressSync } from 'node:zlib'
 import {
   createGoRenderModule,
   RenderLimitError,
@@ -49,6 +52,14 @@ const outcome = (render: Promise<string>): Promise<string> =>
   )
 
 let executable: string
+const confinedModules = new Map<string, GoRenderModule>()
+/** The x64 native module confined to `policy` (one per policy, so its program starts once). */
+const nativeConfinedTo = (policy: { root: string; allowed: string[] }): GoRenderModule => {
+  const key = JSON.stringify(policy)
+  let module = confinedModules.get(key)
+  if (module === undefined) confinedModules.set(key, (module = native({ confine: () => [policy] })))
+  return module
+}
 const native = (options: Partial<RenderModuleOptions> = {}): GoRenderModule =>
   createGoRenderModule({
     locate: renderModuleFiles,
@@ -112,6 +123,80 @@ linuxOnly('the native program renders what the WebAssembly build renders', () =>
     120_000
   )
 })
+
+// The arm64 build is what an arm64 runner runs; this x64 machine runs it under qemu-user's
+// emulation (.ci/run installs qemu-user-static where apt can), and it must render every
+// kustomization of the fixtures to the x64 build's bytes, documents and errors.
+const qemu = ['qemu-aarch64-static', 'qemu-aarch64'].find(
+  (tool) => spawnSync(tool, ['--version']).status === 0
+)
+const arm64Emulated =
+  onLinux && process.arch === 'x64' && qemu !== undefined ? describe : describe.skip
+
+arm64Emulated(
+  `the arm64 build renders what the x64 build renders (${qemu ? `under ${qemu}` : 'skipped: no qemu-aarch64 here'})`,
+  () => {
+    const dirs = kustomizations(fixturesDir)
+    const confined = { root: fixturesDir, allowed: [] }
+    let work: string
+    let x64: GoRenderModule
+    let arm64: GoRenderModule
+    let arm64Confined: GoRenderModule
+    beforeAll(() => {
+      work = mkdtempSync(path.join(os.tmpdir(), 'tazuna-arm64-'))
+      // The artifact as bundled (src/go/build-go.sh builds both architectures at once).
+      const built = execFileSync(
+        'bash',
+        [path.join(srcDir, 'go/render/module/build.sh'), 'kustomize', 'native'],
+        {
+          encoding: 'utf8'
+        }
+      ).trim()
+      const program = path.join(work, 'render-kustomize-arm64')
+      writeFileSync(
+        program,
+        zstdDecompressSync(
+          readFileSync(path.join(built, nativeKustomizeArtifact('linux', 'arm64')!))
+        ),
+        { mode: 0o700 }
+      )
+      // An ELF for AArch64 (e_machine 183), which this x64 machine cannot run but under qemu.
+      expect(readFileSync(program).readUInt16LE(18)).toBe(183)
+      // The host spawns one executable with the program's flags: this one hands them to qemu.
+      const wrapper = path.join(work, 'render-kustomize-arm64.sh')
+      writeFileSync(wrapper, `#!/bin/sh\nexec ${qemu} '${program}' "$@"\n`, { mode: 0o700 })
+      const arm64Module = (options: Partial<RenderModuleOptions> = {}): GoRenderModule =>
+        native({ nativeKustomize: () => Promise.resolve(wrapper), ...options })
+      x64 = native()
+      arm64 = arm64Module()
+      arm64Confined = arm64Module({ confine: () => [confined] })
+    }, 600_000)
+    afterAll(() => rmSync(work, { recursive: true, force: true }))
+
+    it('answers with its build identity, from the same Go and krusty as the x64 build', async () => {
+      await outcome(arm64.kustomize(dirs[0]!))
+      await outcome(x64.kustomize(dirs[0]!))
+      expect(arm64.loaded()).toEqual(x64.loaded())
+      expect(arm64.loaded()).toHaveProperty(['sigs.k8s.io/kustomize/api'])
+    })
+
+    it.each(dirs.map((dir) => [path.relative(fixturesDir, dir), dir]))(
+      '%s',
+      async (_, dir) => {
+        const expected = await outcome(x64.kustomize(dir))
+        const text = await outcome(arm64.kustomize(dir))
+        expect(text).toBe(expected)
+        expect(await outcome(arm64Confined.kustomize(dir))).toBe(
+          await outcome(nativeConfinedTo(confined).kustomize(dir))
+        )
+        if (text.startsWith('error: ')) return
+        expect(arm64.documentsOf?.(text)).toEqual(x64.documentsOf?.(text))
+        expect(arm64.documentsOf?.(text)).toBeDefined()
+      },
+      120_000
+    )
+  }
+)
 
 linuxOnly('what the native program does itself', () => {
   let base: string
