@@ -51,6 +51,23 @@ const outcome = (render: Promise<string>): Promise<string> =>
     (error: unknown) => `error: ${(error as Error).message}`
   )
 
+/**
+ * Expects the second module of each pair to render `dir` as the first does (the same text, or
+ * the same error), unconfined and confined; returns the unconfined outcome.
+ */
+async function expectSameRenders(
+  dir: string,
+  [reference, candidate]: readonly [GoRenderModule, GoRenderModule],
+  [referenceConfined, candidateConfined]: readonly [GoRenderModule, GoRenderModule]
+): Promise<string> {
+  const text = await outcome(candidate.kustomize(dir))
+  expect(text).toBe(await outcome(reference.kustomize(dir)))
+  expect(await outcome(candidateConfined.kustomize(dir))).toBe(
+    await outcome(referenceConfined.kustomize(dir))
+  )
+  return text
+}
+
 let executable: string
 const confinedModules = new Map<string, GoRenderModule>()
 /** The x64 native module confined to `policy` (one per policy, so its program starts once). */
@@ -104,12 +121,7 @@ linuxOnly('the native program renders what the WebAssembly build renders', () =>
   it.each(dirs.map((dir) => [path.relative(fixturesDir, dir), dir]))(
     '%s',
     async (_, dir) => {
-      const expected = await outcome(wasm.kustomize(dir))
-      const text = await outcome(nativeFree.kustomize(dir))
-      expect(text).toBe(expected)
-      expect(await outcome(nativeConfined.kustomize(dir))).toBe(
-        await outcome(wasmConfined.kustomize(dir))
-      )
+      const text = await expectSameRenders(dir, [wasm, nativeFree], [wasmConfined, nativeConfined])
       if (text.startsWith('error: ')) return
       // The documents the program decoded give the objects the engine's own decoding gives
       // (Object.is on every value: -0 is not 0), and so the same state entries.
@@ -139,6 +151,7 @@ arm64Emulated(
     const dirs = kustomizations(fixturesDir)
     const confined = { root: fixturesDir, allowed: [] }
     let work: string
+    let program: string
     let x64: GoRenderModule
     let arm64: GoRenderModule
     let arm64Confined: GoRenderModule
@@ -152,7 +165,7 @@ arm64Emulated(
           encoding: 'utf8'
         }
       ).trim()
-      const program = path.join(work, 'render-kustomize-arm64')
+      program = path.join(work, 'render-kustomize-arm64')
       writeFileSync(
         program,
         zstdDecompressSync(
@@ -160,8 +173,6 @@ arm64Emulated(
         ),
         { mode: 0o700 }
       )
-      // An ELF for AArch64 (e_machine 183), which this x64 machine cannot run but under qemu.
-      expect(readFileSync(program).readUInt16LE(18)).toBe(183)
       // The host spawns one executable with the program's flags: this one hands them to qemu.
       const wrapper = path.join(work, 'render-kustomize-arm64.sh')
       writeFileSync(wrapper, `#!/bin/sh\nexec ${qemu} '${program}' "$@"\n`, { mode: 0o700 })
@@ -173,6 +184,11 @@ arm64Emulated(
     }, 600_000)
     afterAll(() => rmSync(work, { recursive: true, force: true }))
 
+    it('is a program for AArch64, which this machine runs only under qemu', () => {
+      // ELF e_machine 183: EM_AARCH64.
+      expect(readFileSync(program).readUInt16LE(18)).toBe(183)
+    })
+
     it('answers with its build identity, from the same Go and krusty as the x64 build', async () => {
       await outcome(arm64.kustomize(dirs[0]!))
       await outcome(x64.kustomize(dirs[0]!))
@@ -183,11 +199,10 @@ arm64Emulated(
     it.each(dirs.map((dir) => [path.relative(fixturesDir, dir), dir]))(
       '%s',
       async (_, dir) => {
-        const expected = await outcome(x64.kustomize(dir))
-        const text = await outcome(arm64.kustomize(dir))
-        expect(text).toBe(expected)
-        expect(await outcome(arm64Confined.kustomize(dir))).toBe(
-          await outcome(nativeConfinedTo(confined).kustomize(dir))
+        const text = await expectSameRenders(
+          dir,
+          [x64, arm64],
+          [nativeConfinedTo(confined), arm64Confined]
         )
         if (text.startsWith('error: ')) return
         expect(arm64.documentsOf?.(text)).toEqual(x64.documentsOf?.(text))
