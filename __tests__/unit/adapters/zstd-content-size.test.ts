@@ -1,7 +1,7 @@
 /**
  * The content size read from a zstd frame's header, with frames made by Node's own zstd (the
- * expected sizes are the inputs' lengths; RFC 8878 §3.1.1.1 gives the field's 1/2/4/8-byte forms
- * and the +256 offset of the 2-byte one, which the sizes below straddle).
+ * expected sizes are the inputs' lengths; RFC 8878, section 3.1.1.1, gives the field's 1/2/4/8
+ * byte forms and the +256 offset of the 2-byte one, which the sizes below straddle).
  */
 import { expect, it } from '@jest/globals'
 import { Buffer } from 'node:buffer'
