@@ -5,9 +5,9 @@
 // index.js, and `--license` lists only the packages of the last chunk it writes. So this step
 // 1. minifies every chunk with terser (pinned in package.json; same input, same bytes, so
 //    scripts/check-dist.sh stays byte-exact), and
-// 2. puts every module's factory in every file in parentheses (docs/benchmarks.md#eager-module-factories):
-//    V8 then compiles it in the one pass that parses its file, instead of pre-parsing it there
-//    and parsing it again when the bundle requires it, and
+// 2. puts every module's factory in every file in parentheses: V8 then compiles it in the one
+//    pass that parses its file, instead of pre-parsing it there and parsing it again when the
+//    bundle requires it (docs/benchmarks.md#eager-module-factories), and
 // 3. writes licenses.txt for every package whose code is in any emitted file, from ncc's
 //    webpack stats (`--stats-out`), in ncc's format: name, licence, licence text, blank line.
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'

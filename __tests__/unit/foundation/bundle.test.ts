@@ -13,6 +13,8 @@ import {
 } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { zstdDecompressSync } from 'node:zlib'
+import { zstdContentSize } from '../../../src/adapters/native-render-program.js'
 
 // Builds a fresh bundle with the same script as dist/ (never trusts the committed one) and
 // starts it the way the runner and a developer do.
@@ -159,6 +161,19 @@ describe('the bundle', () => {
         maps: maps.length > 0,
         bare: values.filter((t) => t !== 'ParenthesizedExpression')
       }).toEqual({ file, maps: true, bare: [] })
+    }
+  })
+
+  // src/adapters/native-render-program.ts unpacks in one pass only when the frame says its size.
+  it('ships native programs whose zstd frames declare their unpacked size', () => {
+    const packed = readdirSync(out).filter((f) => f.endsWith('.zst'))
+    expect(packed.length).toBeGreaterThan(0)
+    for (const file of packed) {
+      const bytes = readFileSync(join(out, file))
+      expect({ file, size: zstdContentSize(bytes) }).toEqual({
+        file,
+        size: zstdDecompressSync(bytes).length
+      })
     }
   })
 
