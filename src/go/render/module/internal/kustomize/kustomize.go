@@ -1,9 +1,11 @@
 package kustomize
 
 import (
+	"net/http"
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 
 	"sigs.k8s.io/kustomize/api/krusty"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
@@ -24,18 +26,41 @@ type Input struct {
 func Build(in Input, policies []confine.Policy) (string, [][2]string, error) {
 	disk := &recordingFs{FileSystem: filesys.MakeFsOnDisk(), guard: confine.New(policies)}
 	k := krusty.MakeKustomizer(krusty.MakeDefaultOptions())
+	requestsBefore := requests.Load()
 	resMap, err := k.Run(disk, in.Dir)
 	if err != nil {
 		return "", nil, err
 	}
 	out, err := resMap.AsYaml()
-	return string(out), disk.noted(), err
+	reads := disk.noted()
+	if requests.Load() != requestsBefore {
+		reads = append(reads, [2]string{"net", ""})
+	}
+	return string(out), reads, err
+}
+
+// requests counts the HTTP requests of this process: krusty fetches a remote resource with an
+// http.Client on Go's default transport, which is not a question to the file system, so a
+// render during which any request went out (its own or, conservatively, another render's) notes
+// "net" among its reads and is never reused or recorded (docs/renderers.md#reusing-a-render).
+var requests atomic.Int64
+
+type countingTransport struct{ next http.RoundTripper }
+
+func (t countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	requests.Add(1)
+	return t.next.RoundTrip(r)
+}
+
+func init() {
+	http.DefaultTransport = countingTransport{next: http.DefaultTransport}
 }
 
 // recordingFs is the disk as krusty sees it, noting each question krusty asks through it as
 // [kind, path]: "file" (contents), "kind" (exists, is a directory), "list" (a directory's
 // entries), "abs" (where a path resolves to) and "glob" / "walk" (questions the engine does not
-// compare, so a render that asked one is never reused). krusty reads the disk only through it,
+// compare, so a render that asked one is never reused; nor is one that noted "net", see
+// requests). krusty reads the disk only through it,
 // so it is also where a native render's reads are confined (guard; nil: not here).
 type recordingFs struct {
 	filesys.FileSystem
