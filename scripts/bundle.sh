@@ -31,3 +31,5 @@ const { runCli } = await import('./index.js')
 process.exitCode = await runCli(process.argv.slice(2))
 SHIM
 chmod +x "$out/cli.js"
+# Last: the bundle's identity, for render records (see the script).
+node scripts/stamp-build.mjs "$out"

@@ -50,6 +50,7 @@ const globalOptions = {
   'render-timeout': { type: 'string', default: '5m' },
   'max-render-bytes': { type: 'string', default: '256Mi' },
   'max-render-memory': { type: 'string', default: '1Gi' },
+  'render-all': { type: 'boolean', default: false },
   'log-level': { type: 'string', short: 'l', default: 'info' },
   help: { type: 'boolean', short: 'h', default: false }
 } satisfies ParseArgsOptionsConfig
@@ -166,6 +167,7 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
     'render-timeout': renderTimeout,
     'max-render-bytes': maxRenderBytes,
     'max-render-memory': maxRenderMemory,
+    'render-all': renderAll,
     help,
     ...options
   } = strict.values as Record<string, unknown> & { help: boolean }
@@ -185,7 +187,8 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
         maxOutputBytes: parseByteSize('flag --max-render-bytes', String(maxRenderBytes)),
         maxMemoryBytes: parseByteSize('flag --max-render-memory', String(maxRenderMemory))
       },
-      ...(orasPull ? { orasPull } : {})
+      ...(orasPull ? { orasPull } : {}),
+      ...(renderAll === true ? { renderAll: true } : {})
     },
     options: options as CommandContext['options'],
     args: strict.positionals.slice(words),
@@ -258,6 +261,7 @@ function usage(): string {
     '      --render-timeout d     stop a render that takes longer (default 5m)',
     '      --max-render-bytes n   refuse a render whose output is longer (default 256Mi)',
     '      --max-render-memory n  stop a render whose program needs more memory (default 1Gi)',
+    '      --render-all           render every manifest, even one its render record shows unchanged',
     ''
   ].join('\n')
 }
@@ -277,7 +281,8 @@ export function createCliEngine(
     environment: flags.environment,
     tags: flags.tags,
     version: packageJson.version,
-    ...(flags.orasPull ? { orasPull: flags.orasPull } : {})
+    ...(flags.orasPull ? { orasPull: flags.orasPull } : {}),
+    ...(flags.renderAll ? { renderAll: true } : {})
   }
   const log = stderrLog(io)
   return createEngine(settings, {

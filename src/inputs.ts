@@ -52,6 +52,8 @@ export interface Settings {
   orasOffline: boolean
   /** type oras: ignore the artifact cache (Tazuna's `--no-cache`). */
   orasNoCache: boolean
+  /** Skip the renders that State's render records show unchanged (docs/renderers.md). */
+  skipUnchangedRenders: boolean
 }
 
 /** The runner's view of inputs, environment and event; main.ts binds it to @actions/*. */
@@ -87,7 +89,8 @@ export const inputDefaults = {
   'drift-issue': 'false',
   'content-diff': 'base',
   'oras-offline': 'false',
-  'oras-no-cache': 'false'
+  'oras-no-cache': 'false',
+  'skip-unchanged-renders': 'true'
 } as const
 
 type InputName = keyof typeof inputDefaults
@@ -151,7 +154,8 @@ export function readSettings(source: InputSource): Settings {
     driftIssue: flag('drift-issue'),
     contentDiff: parseContentDiff(read('content-diff')),
     orasOffline,
-    orasNoCache
+    orasNoCache,
+    skipUnchangedRenders: flag('skip-unchanged-renders')
   }
 }
 

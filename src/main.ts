@@ -67,7 +67,8 @@ async function runMode(settings: Settings): Promise<void> {
     environment: settings.environment,
     tags: settings.tags,
     version: packageJson.version,
-    orasPull: { offline: settings.orasOffline, noCache: settings.orasNoCache }
+    orasPull: { offline: settings.orasOffline, noCache: settings.orasNoCache },
+    ...(settings.skipUnchangedRenders ? {} : { renderAll: true })
   }
   const portsFor = (confine: PathPolicy, twin?: TwinCheckout): EnginePorts =>
     processEnginePorts({

@@ -12,6 +12,7 @@ import type { EngineLog, EnginePorts } from '../engine/ports.js'
 import { GO_TEMPLATE_PROGRAM, locateGoWasm, RENDER_PROGRAMS } from './go-wasm-files.js'
 import { createGoRenderModule, type GoRenderModule } from './go-render-module.js'
 import { locateNativeKustomize } from './native-render-program.js'
+import { createRenderRecords } from './render-records.js'
 import type { TwinCheckout } from './render-reuse.js'
 import type { RenderLimits, RenderModule } from '../render/ports.js'
 import { createGoTemplateEngine, type GoTemplateEngineOptions } from './go-template-engine.js'
@@ -66,12 +67,18 @@ export function processEnginePorts(options: ProcessPortsOptions): EnginePorts {
     ...env,
     ...(options.kubeconfig === undefined ? {} : { KUBECONFIG: options.kubeconfig })
   }
+  const renderer = renderModuleFor({ ...options, ...(confine ? { confine } : {}) })
   return {
     templates: createGoTemplateEngine(
       () => locateGoWasm(GO_TEMPLATE_PROGRAM, env, options.codeDir),
       templateLimits(options)
     ),
-    renderer: renderModuleFor({ ...options, ...(confine ? { confine } : {}) }),
+    renderer,
+    // A twin's renders are the head's where they hold: its engine records nothing. Without
+    // a code directory (some tests) there is no build identity to record with.
+    ...(options.twin || options.codeDir === ''
+      ? {}
+      : { records: createRenderRecords(renderer, options.codeDir) }),
     http: createHttpClient(),
     runner: createExecRunner(),
     files,

@@ -22,7 +22,13 @@ import {
 } from './go-render-program.js'
 import { nativeProgramHost } from './native-render-program.js'
 import { pendingCalls } from './pending-calls.js'
-import { counterpart, sameAnswers, sameTree, type TwinCheckout } from './render-reuse.js'
+import {
+  counterpart,
+  sameAnswers,
+  sameTree,
+  type RenderRead,
+  type TwinCheckout
+} from './render-reuse.js'
 import type {
   RenderWorkerAnswer,
   RenderWorkerData,
@@ -103,6 +109,8 @@ export function createGoRenderModule(options: RenderModuleOptions): GoRenderModu
   const made = new Map<string, Promise<ProgramResponse>>()
   // Rendered texts → their documents as the program decoded them (documentsOf).
   const decoded = new Map<string, (JsonObject | null)[]>()
+  // Rendered texts → the questions their render asked the file system (readsOf).
+  const readsByText = new Map<string, readonly RenderRead[]>()
   const counts = { rendered: 0, reused: 0 }
   const loaded = new Map<RenderProgram, RendererVersions>()
   // The native program's start, once asked for (see underway).
@@ -197,12 +205,14 @@ export function createGoRenderModule(options: RenderModuleOptions): GoRenderModu
     counts.rendered++
     const response = call(program, request)
     made.set(JSON.stringify(request), response)
-    return response.then(({ output = '', documents }) => {
+    return response.then(({ output = '', documents, reads }) => {
       if (documents !== undefined) decoded.set(output, documents)
+      if (reads !== undefined) readsByText.set(output, reads)
       return output
     })
   }
   const documentsOf = (text: string) => decoded.get(text)
+  const readsOf = (text: string) => readsByText.get(text)
   // Only the native program: it starts in milliseconds, beside whatever the engine does next
   // (loading the cluster client, reading State). Starting the WebAssembly one early gained
   // nothing (docs/benchmarks.md).
@@ -225,6 +235,7 @@ export function createGoRenderModule(options: RenderModuleOptions): GoRenderModu
     helm: (release) => render('helm', helmOp(release)),
     loaded: merged,
     documentsOf,
+    readsOf,
     prepare,
     underway
   }

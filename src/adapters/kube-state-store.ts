@@ -17,6 +17,12 @@ import {
   type State
 } from '../state/state.js'
 import type { JsonObject } from '../go/yaml.js'
+import {
+  decodeRenderRecord,
+  encodeRenderRecord,
+  RENDER_RECORD_ANNOTATION,
+  type RenderRecord
+} from '../state/render-record.js'
 import { jsonBody, responseError, type KubeClient } from './kube-client.js'
 
 const STATE_CONFIGMAP_PREFIX = configMapName('')
@@ -26,7 +32,12 @@ const MAX_CONFLICT_RETRIES = 5
 const LIST_PAGE = 250
 
 interface ConfigMap {
-  metadata?: { name?: string; resourceVersion?: string; [k: string]: unknown }
+  metadata?: {
+    name?: string
+    resourceVersion?: string
+    annotations?: Record<string, string>
+    [k: string]: unknown
+  }
   data?: Record<string, string>
   [k: string]: unknown
 }
@@ -34,7 +45,7 @@ interface ConfigMap {
 /** State ConfigMaps over one shared KubeClient; the namespace check is done once per process. */
 export class KubeStateStore implements StateStore {
   private namespaceReady: Promise<void> | undefined
-  /** The last object read per manifest (without data), so an update keeps foreign metadata. */
+  /** The last object read per manifest, so an update keeps foreign metadata. */
   private readonly lastRead = new Map<string, ConfigMap>()
 
   constructor(private readonly client: KubeClient) {}
@@ -66,8 +77,9 @@ export class KubeStateStore implements StateStore {
     assertStateFits(manifest, data, state.entries.size)
     await this.ensureNamespace()
     let resourceVersion = options.base.resourceVersion
+    const record = options.record && encodeRenderRecord(options.record)
     for (let attempt = 0; ; attempt++) {
-      const res = await this.write(manifest, data, resourceVersion)
+      const res = await this.write(manifest, data, resourceVersion, record)
       if (res.status < 300) {
         this.remember(manifest, jsonBody<ConfigMap>(`save state of manifest "${manifest}"`, res))
         return
@@ -84,14 +96,41 @@ export class KubeStateStore implements StateStore {
     }
   }
 
-  private async write(manifest: string, data: Record<string, string>, resourceVersion?: string) {
+  // docs/renderers.md#skipping-unchanged-renders: the State's data as it is, its record
+  // replaced. Refused when the State changed since it was read (409): then there is nothing to
+  // record for it, and a later run will.
+  async saveRecord(manifest: string, record: RenderRecord, base: StoredState): Promise<void> {
+    const last = this.lastRead.get(manifest)
+    const text = encodeRenderRecord(record)
+    const resourceVersion = base.resourceVersion
+    if (last?.metadata === undefined || text === undefined || resourceVersion === undefined) return
+    if (last.metadata.resourceVersion !== resourceVersion) return
+    const name = configMapName(manifest)
+    const what = `record the render of manifest "${manifest}" (update ConfigMap ${STATE_NAMESPACE}/${name})`
+    const body = { ...last, metadata: withRecord(withoutManagedFields(last.metadata), text) }
+    const res = await this.client.request(
+      { method: 'PUT', path: `${CONFIGMAPS}/${name}`, body },
+      what
+    )
+    if (res.status === 409) return
+    if (res.status >= 300) throw responseError(what, res)
+    this.remember(manifest, jsonBody<ConfigMap>(what, res))
+  }
+
+  private async write(
+    manifest: string,
+    data: Record<string, string>,
+    resourceVersion: string | undefined,
+    record: string | undefined
+  ) {
     const name = configMapName(manifest)
     const target = `ConfigMap ${STATE_NAMESPACE}/${name}`
     if (resourceVersion === undefined) {
+      const metadata = { name, namespace: STATE_NAMESPACE }
       const body = {
         apiVersion: 'v1',
         kind: 'ConfigMap',
-        metadata: { name, namespace: STATE_NAMESPACE },
+        metadata: record === undefined ? metadata : withRecord(metadata, record),
         data
       }
       return this.client.request(
@@ -103,7 +142,7 @@ export class KubeStateStore implements StateStore {
       {
         method: 'PUT',
         path: `${CONFIGMAPS}/${name}`,
-        body: this.updateBody(manifest, data, resourceVersion)
+        body: this.updateBody(manifest, data, resourceVersion, record)
       },
       `save state of manifest "${manifest}" (update ${target})`
     )
@@ -111,27 +150,37 @@ export class KubeStateStore implements StateStore {
 
   // Like the Go CLI (GET, replace .data, Update): labels, annotations and other metadata that
   // someone else put on the ConfigMap survive; only data is replaced.
+  // A new record replaces the old one; without one, the old one stays (a record states a fact
+  // about the render of given inputs, which stays true whoever writes State).
   private updateBody(
     manifest: string,
     data: Record<string, string>,
-    resourceVersion: string
+    resourceVersion: string,
+    record: string | undefined
   ): ConfigMap {
     const name = configMapName(manifest)
     const last = this.lastRead.get(manifest)
-    const metadata: Record<string, unknown> =
+    const metadata =
       last?.metadata?.resourceVersion === resourceVersion
-        ? { ...last.metadata }
+        ? withoutManagedFields(last.metadata)
         : { name, namespace: STATE_NAMESPACE, resourceVersion }
-    delete metadata.managedFields
-    return { ...(last ?? { apiVersion: 'v1', kind: 'ConfigMap' }), metadata, data }
+    return {
+      ...(last ?? { apiVersion: 'v1', kind: 'ConfigMap' }),
+      metadata: record === undefined ? metadata : withRecord(metadata, record),
+      data
+    }
   }
 
   private remember(manifest: string, cm: ConfigMap): StoredState {
-    const { data, ...rest } = cm
-    this.lastRead.set(manifest, rest)
-    const state = stateFromConfigMapData(data ?? {}, manifest)
+    this.lastRead.set(manifest, cm)
+    const state = stateFromConfigMapData(cm.data ?? {}, manifest)
     const resourceVersion = cm.metadata?.resourceVersion
-    return resourceVersion === undefined ? { state } : { state, resourceVersion }
+    const record = decodeRenderRecord(cm.metadata?.annotations?.[RENDER_RECORD_ANNOTATION])
+    return {
+      state,
+      ...(resourceVersion === undefined ? {} : { resourceVersion }),
+      ...(record === undefined ? {} : { record })
+    }
   }
 
   private async readEach(manifests: readonly string[]): Promise<Map<string, StoredState>> {
@@ -192,6 +241,18 @@ export class KubeStateStore implements StateStore {
       what
     )
     if (res.status >= 300 && res.status !== 409) throw responseError(what, res)
+  }
+}
+
+function withoutManagedFields(metadata: NonNullable<ConfigMap['metadata']>): ConfigMap['metadata'] {
+  const { managedFields: _, ...rest } = metadata
+  return rest
+}
+
+function withRecord<T extends ConfigMap['metadata']>(metadata: T, record: string): T {
+  return {
+    ...metadata,
+    annotations: { ...metadata?.annotations, [RENDER_RECORD_ANNOTATION]: record }
   }
 }
 

@@ -6,9 +6,11 @@
  * gets the same answer from the base's, the base's render is the head's. Anything not compared
  * here (a glob, a walk, a path outside the repository) makes the render count as not reusable.
  */
+import { createHash } from 'node:crypto'
 import { lstat, readdir, readFile, realpath, stat } from 'node:fs/promises'
 import path from 'node:path'
 import { isWithin } from '../config/confinement.js'
+import type { RecordedRead } from '../state/render-record.js'
 
 /** Two checkouts of one repository: the head's root, and the base's. */
 export interface TwinCheckout {
@@ -48,6 +50,61 @@ export async function sameAnswers(
   )
   return answers.every(Boolean)
 }
+
+/**
+ * The reads of a render made under `root` as a record keeps them (relative to `root`, sorted,
+ * unique; docs/renderers.md#skipping-unchanged-renders); undefined when one of them cannot be
+ * asked again: a glob, a walk, the network, a path outside `root`.
+ */
+export function recordedReads(
+  reads: readonly RenderRead[],
+  root: string
+): RecordedRead[] | undefined {
+  const unique = new Map<string, RecordedRead>()
+  for (const [kind, file] of reads) {
+    if (!ANSWERED.has(kind) || !path.isAbsolute(file)) return undefined
+    const normal = path.normalize(file)
+    if (!isWithin(normal, root)) return undefined
+    const relative = path.relative(root, normal).split(path.sep).join('/')
+    unique.set(`${kind}\0${relative}`, [kind, relative])
+  }
+  return [...unique.keys()].sort().map((k) => unique.get(k)!)
+}
+
+/**
+ * sha256 over the answers the files under `root` give now to recorded reads; undefined when one
+ * cannot be answered (a kind not asked here, a path that leaves `root`). `asked` keeps answers
+ * for other calls of the same run (manifests that share a base ask the same questions).
+ */
+export async function answersDigest(
+  reads: readonly RecordedRead[],
+  root: string,
+  asked = new Map<string, Promise<Buffer | undefined>>()
+): Promise<string | undefined> {
+  const files = reads.map(([kind, relative]) => {
+    const file = path.join(root, ...relative.split('/'))
+    return ANSWERED.has(kind) && isWithin(file, root) ? file : undefined
+  })
+  if (files.includes(undefined)) return undefined
+  const answers = await Promise.all(
+    reads.map(([kind], i) => {
+      const question = `${kind}\0${files[i]!}`
+      let answer = asked.get(question)
+      if (answer === undefined) asked.set(question, (answer = answerOf(kind, files[i]!, root)))
+      return answer
+    })
+  )
+  const hash = createHash('sha256')
+  for (const [i, [kind, relative]] of reads.entries()) {
+    const answer = answers[i]
+    if (answer === undefined) return undefined
+    hash.update(`${kind}\0${relative}\0${answer.length}\0`).update(answer)
+  }
+  return hash.digest('hex')
+}
+
+/** The kinds of question answerOf can ask again. */
+const ANSWERED = new Set(['file', 'kind', 'list', 'abs'])
 
 /**
  * Whether the chart at `file` (a directory, followed through symlinks as Helm's loader follows

@@ -173,15 +173,21 @@ async function runOne<M extends ManifestUnit>(m: M, lc: LayerContext<M>): Promis
   deps.log.info(`[${m.type}] ${m.name}${m.description ? ` - ${m.description}` : ''}`)
   let outcome: ManifestOutcome
   try {
-    const desired = await deps.build(m).catch((error: unknown) => {
+    const buildFailed = (error: unknown) => {
       throw new ManifestError(m.name, `failed to build: ${messageOf(error)}`)
-    })
+    }
+    const stored = lc.stored.get(m.name) ?? emptyStored()
+    let desired = await deps.build(m).catch(buildFailed)
+    // Skipped against another State than this run's (or for a full apply): render after all.
+    if (desired.skipped !== undefined && (!options.sync || desired.skipped.stored !== stored)) {
+      desired = await desired.skipped.render().catch(buildFailed)
+    }
     const ctx = {
       ...deps,
       gitCommitHash: options.gitCommitHash,
       prune: options.prune,
       atomic: options.atomic,
-      stored: lc.stored.get(m.name) ?? emptyStored()
+      stored
     }
     outcome = await (options.sync
       ? syncManifest(m, desired, ctx)

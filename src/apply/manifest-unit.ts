@@ -4,6 +4,8 @@
  */
 import type { JsonObject } from '../go/yaml.js'
 import type { TestPluginSpec } from './test-plugins.js'
+import type { StoredState } from './ports.js'
+import type { RenderRecord } from '../state/render-record.js'
 
 /** The fields of a tazuna.yaml manifest the apply core reads (structurally a config Manifest). */
 export interface ManifestUnit {
@@ -26,6 +28,17 @@ export interface DesiredState {
   entries: ReadonlyMap<string, string>
   /** Keys that are always applied (genesissecret). */
   alwaysSync: ReadonlySet<string>
+  /**
+   * The render's record, to keep with the State this render produces; resolves undefined when
+   * the render cannot be recorded (docs/renderers.md#skipping-unchanged-renders). Absent: no
+   * record (not a kustomize manifest, or records are off).
+   */
+  record?: () => Promise<RenderRecord | undefined>
+  /**
+   * Not rendered: the State `stored` has a render record that holds, so a render would produce
+   * exactly its entries (`entries` are those; `objects` is empty). `render` renders after all.
+   */
+  skipped?: { stored: StoredState; render: () => Promise<DesiredState> }
 }
 
 /** Renders one manifest (no cluster writes). */

@@ -6,6 +6,7 @@
 import type { JsonObject } from '../go/yaml.js'
 import type { HelmCapabilities } from '../render/context.js'
 import type { State } from '../state/state.js'
+import type { RenderRecord } from '../state/render-record.js'
 
 export type { HelmCapabilities }
 
@@ -22,6 +23,8 @@ export interface StoredState {
   state: State
   /** Absent when no state ConfigMap exists yet (the save then creates it). */
   resourceVersion?: string
+  /** The render record kept with it (docs/renderers.md#skipping-unchanged-renders), if any. */
+  record?: RenderRecord
 }
 
 /**
@@ -33,6 +36,8 @@ export interface SaveOptions {
   touchedKeys: ReadonlySet<string>
   /** The StoredState this run started from (its resourceVersion guards the write). */
   base: StoredState
+  /** The render record to keep with the new State; absent: the one it has stays. */
+  record?: RenderRecord
 }
 
 /**
@@ -49,6 +54,11 @@ export interface StateStore {
    * naming the manifest.
    */
   save(manifest: string, state: State, options: SaveOptions): Promise<void>
+  /**
+   * Keeps `record` with the State `base` was read as, leaving its data as it is; does nothing
+   * when that State has changed since. Records are an optimisation: this never fails a run.
+   */
+  saveRecord?(manifest: string, record: RenderRecord, base: StoredState): Promise<void>
 }
 
 /** The cluster operations apply, prune, readiness waits and test plugins need. */

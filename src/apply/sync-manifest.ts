@@ -12,6 +12,7 @@ import { readinessWaitOf, type DesiredState, type ManifestUnit } from './manifes
 import { OBJECT_CONCURRENCY, runInWaves, wavesOf } from './object-waves.js'
 import type { ApplyLog, Clock, Cluster, ObjectRef, StateStore, StoredState } from './ports.js'
 import { waitForReadiness } from './readiness.js'
+import type { RenderRecord } from '../state/render-record.js'
 import { runTestPlugin } from './test-plugins.js'
 
 /** How many objects a manifest run touched, by what the Diff said about them. */
@@ -83,6 +84,7 @@ export async function syncManifest(
   }
   const diff = computeDiff(ctx.stored.state.entries, desired.entries, desired.alwaysSync)
   if (diff.length === 0) {
+    await keepRecord(m.name, desired, ctx)
     await runManifestTests(m, ctx)
     return { counts, result: 'unchanged' }
   }
@@ -117,8 +119,9 @@ export async function syncManifest(
     }
   }
   await waitIfAsked(m, desired, ctx)
+  const record = await recordOf(desired)
   const pending = await saveUnlessAtomic(
-    saveOf(m.name, { metadata: metadataNow(ctx), entries }, touched, ctx),
+    saveOf(m.name, { metadata: metadataNow(ctx), entries }, touched, ctx, record),
     ctx
   )
   await runManifestTests(m, ctx)
@@ -144,7 +147,8 @@ export async function applyManifestFully(
   }
   const touched = new Set([...ctx.stored.state.entries.keys(), ...desired.entries.keys()])
   const state: State = { metadata: metadataNow(ctx), entries: new Map(desired.entries) }
-  const pending = await saveUnlessAtomic(saveOf(m.name, state, touched, ctx), ctx)
+  const record = await recordOf(desired)
+  const pending = await saveUnlessAtomic(saveOf(m.name, state, touched, ctx, record), ctx)
   return { counts, result: 'applied', ...(pending ? { pending } : {}) }
 }
 
@@ -226,12 +230,40 @@ function saveOf(
   manifest: string,
   state: State,
   touched: Set<string>,
-  ctx: ManifestContext
+  ctx: ManifestContext,
+  record: RenderRecord | undefined
 ): PendingSave {
-  return {
-    manifest,
-    save: () => ctx.store.save(manifest, state, { touchedKeys: touched, base: ctx.stored })
+  const options = { touchedKeys: touched, base: ctx.stored, ...(record ? { record } : {}) }
+  return { manifest, save: () => ctx.store.save(manifest, state, options) }
+}
+
+/** The render's record, when it has one (docs/renderers.md#skipping-unchanged-renders). */
+async function recordOf(desired: DesiredState): Promise<RenderRecord | undefined> {
+  return desired.record?.().catch(() => undefined)
+}
+
+/**
+ * A manifest whose Diff is empty keeps its State as it is; its render's record is kept with it
+ * when the State has another one (or none), so the next run need not render it. A failure to
+ * keep it only warns: records save work, they decide nothing.
+ */
+async function keepRecord(
+  manifest: string,
+  desired: DesiredState,
+  ctx: ManifestContext
+): Promise<void> {
+  if (ctx.store.saveRecord === undefined || ctx.stored.resourceVersion === undefined) return
+  const record = await recordOf(desired)
+  if (record === undefined || sameRecord(record, ctx.stored.record)) return
+  try {
+    await ctx.store.saveRecord(manifest, record, ctx.stored)
+  } catch (error) {
+    ctx.log.warn(`manifest "${manifest}": its render record was not kept: ${messageOf(error)}`)
   }
+}
+
+function sameRecord(a: RenderRecord, b: RenderRecord | undefined): boolean {
+  return b !== undefined && a.key === b.key && a.entries === b.entries
 }
 
 async function saveUnlessAtomic(

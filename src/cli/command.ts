@@ -21,6 +21,8 @@ export interface GlobalFlags {
   renderLimits?: RenderLimits
   /** `--offline` / `--no-cache` of apply, build, destroy and plan (type oras pulls). */
   orasPull?: { offline: boolean; noCache: boolean }
+  /** `--render-all`: render even manifests their render record shows unchanged. */
+  renderAll?: boolean
 }
 
 /**

@@ -72,11 +72,57 @@ export async function applyConfigRun(
           ...request.lock
         })
   try {
-    const once = { ...deps, session: { ...session, store: readingOnceForTwo(session.store) } }
+    const store = tellingFirstRead(readingOnceForTwo(session.store), deps.stateRead)
+    const once = { ...deps, session: { ...session, store } }
     await guardAgainstOlderCommit(run, request, once)
     return outcomeOf(await layeredApply(run, request, once))
   } finally {
+    deps.stateRead?.reject(new Error('the apply ended before it read State'))
     await lock?.release()
+  }
+}
+
+/** A value another step produces: its promise, and how that step settles it. */
+export interface Deferred<T> {
+  promise: Promise<T>
+  resolve(value: T): void
+  reject(error: unknown): void
+}
+
+/** A Deferred whose promise never counts as unhandled. */
+export function deferred<T>(): Deferred<T> {
+  let resolve!: (value: T) => void
+  let reject!: (error: unknown) => void
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res
+    reject = rej
+  })
+  promise.catch(() => undefined)
+  return { promise, resolve, reject }
+}
+
+/** The store, telling `first` (if any) what its first readMany read: the run's State. */
+function tellingFirstRead(
+  store: StateStore,
+  first: Deferred<Map<string, StoredState>> | undefined
+): StateStore {
+  if (first === undefined) return store
+  let told = false
+  return {
+    read: (manifest) => store.read(manifest),
+    save: (manifest, state, options) => store.save(manifest, state, options),
+    ...recordSaver(store),
+    readMany(manifests) {
+      const read = store.readMany(manifests)
+      if (!told) {
+        told = true
+        read.then(
+          (stored) => first.resolve(stored),
+          (error: unknown) => first.reject(error)
+        )
+      }
+      return read
+    }
   }
 }
 
@@ -119,6 +165,7 @@ function readingOnceForTwo(store: StateStore): StateStore {
   return {
     read: (manifest) => store.read(manifest),
     save: (manifest, state, options) => store.save(manifest, state, options),
+    ...recordSaver(store),
     readMany(manifests) {
       const names = [...manifests].sort().join('\n')
       if (last?.names === names) {
@@ -133,12 +180,20 @@ function readingOnceForTwo(store: StateStore): StateStore {
   }
 }
 
+/** The store's saveRecord, bound, when it has one. */
+function recordSaver(store: StateStore): Pick<StateStore, 'saveRecord'> {
+  if (store.saveRecord === undefined) return {}
+  return { saveRecord: (manifest, record, base) => store.saveRecord!(manifest, record, base) }
+}
+
 /** What an apply needs besides the run and the request. */
 interface ApplyDeps {
   settings: EngineSettings
   session: ClusterSession
   clock: Clock
   build: (m: Manifest) => Promise<DesiredState>
+  /** Told the State the run reads under its lock (render records wait for it). */
+  stateRead?: Deferred<Map<string, StoredState>>
 }
 
 function layeredApply(

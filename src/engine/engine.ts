@@ -4,10 +4,11 @@
  * no step depends on another having run before. The cluster session opens on first use, so
  * loading and checking never send a request to the API server.
  */
+import path from 'node:path'
 import type { RendererVersions } from '../render/ports.js'
 import type { Manifest } from '../config/schema.js'
 import { createSecretRegistry } from '../render/secrets.js'
-import { applyConfigRun, renderingAheadOf } from './apply.js'
+import { applyConfigRun, deferred, renderingAheadOf } from './apply.js'
 import { destroyConfigRun, type DestroyOutcome, type DestroyRequest } from './destroy.js'
 import { readLiveManifests } from './live.js'
 import { driftReportOf } from './drift-report.js'
@@ -21,7 +22,7 @@ import {
   type CheckOutcome,
   type ConfigRun
 } from './load.js'
-import { manifestRenderer, renderBuildText } from './render.js'
+import { manifestRenderer, recordedSettings, renderBuildText } from './render.js'
 import { planManifests, type ManifestPlan } from './plan.js'
 import { contextGuardError, resolveContextGuard } from '../apply/context-guard.js'
 import { ClusterError } from '../errors.js'
@@ -33,6 +34,9 @@ import type { RenderedObjects } from '../report/content-diff.js'
 import { liveObjectsOf, memoizedRenderer, renderObjectsOf, type LiveObjects } from './content.js'
 import type { ApplyOutcome, ManifestDiff } from '../report/model.js'
 import type { State } from '../state/state.js'
+import type { RenderRecord } from '../state/render-record.js'
+import type { StoredState } from '../apply/ports.js'
+import { skippingUnchanged } from '../apply/render-skip.js'
 import { driftOf, statusOf, type ManifestDrift, type ManifestStatus } from '../state/drift.js'
 
 export type { CheckOutcome, ConfigRun } from './load.js'
@@ -138,6 +142,20 @@ export function createEngine(settings: EngineSettings, ports: EnginePorts): Engi
     prepare(run)
     return run
   }
+  /**
+   * How the run's kustomize manifests are checked against their render records; undefined when
+   * every manifest renders (no records in this process, or input skip-unchanged-renders off).
+   */
+  const skipCheck = (run: ConfigRun) => {
+    const { records } = ports
+    if (records === undefined || settings.renderAll === true) return undefined
+    const root = path.resolve(run.config.dir)
+    return {
+      candidate: (m: Manifest) => m.type === 'kustomize',
+      holds: (m: Manifest, record: RenderRecord) =>
+        records.holds(record, root, recordedSettings(m, root))
+    }
+  }
   const diffRenders = new WeakMap<ConfigRun, (m: Manifest) => Promise<DesiredState>>()
   const sharedRenderer = (run: ConfigRun) => {
     let render = diffRenders.get(run)
@@ -156,11 +174,27 @@ export function createEngine(settings: EngineSettings, ports: EnginePorts): Engi
       return renderBuildText(run, settings, scoped, openSession)
     },
     diff(run) {
-      prepare(run)
+      const skip = skipCheck(run)
+      if (skip === undefined) {
+        prepare(run)
+        return computeManifestDiffs(run.manifests, {
+          // The renders need no session: they start while it opens and State is read.
+          store: {
+            readMany: async (names) => (await sessionBesideRenders()).store.readMany(names)
+          },
+          build: sharedRenderer(run),
+          log: ports.log
+        })
+      }
+      // With render records, State is read first: a manifest renders only when its record does
+      // not show it unchanged (docs/renderers.md#skipping-unchanged-renders).
+      let stored: Promise<Map<string, StoredState>> | undefined
+      const readMany = (names: readonly string[]) =>
+        (stored ??= openSession().then((session) => session.store.readMany(names)))
+      readMany(run.manifests.filter((m) => m.name !== '').map((m) => m.name)).catch(() => undefined)
       return computeManifestDiffs(run.manifests, {
-        // The renders need no session: they start while it opens and State is read.
-        store: { readMany: async (names) => (await sessionBesideRenders()).store.readMany(names) },
-        build: sharedRenderer(run),
+        store: { readMany },
+        build: skippingUnchanged(sharedRenderer(run), stored!, skip),
         log: ports.log
       })
     },
@@ -190,18 +224,27 @@ export function createEngine(settings: EngineSettings, ports: EnginePorts): Engi
       })
     },
     async apply(run, request) {
-      prepare(run)
+      const skip = request.sync ? skipCheck(run) : undefined
+      // With render records, a kustomize manifest renders once the State read under the lock
+      // shows its record does not hold (docs/renderers.md#skipping-unchanged-renders).
+      const stateRead = skip === undefined ? undefined : deferred<Map<string, StoredState>>()
+      if (skip === undefined) prepare(run)
       // Renders that read only files start now, while the session opens and the lock is taken.
       const build = renderingAheadOf(
         run,
         settings,
-        request.sync ? sizeChecked(run) : withObjectSizeLimit(delegateRenderer(run))
+        !request.sync
+          ? withObjectSizeLimit(delegateRenderer(run))
+          : stateRead === undefined
+            ? sizeChecked(run)
+            : skippingUnchanged(sizeChecked(run), stateRead.promise, skip!)
       )
       return applyConfigRun(run, request, {
         settings,
         session: await sessionBesideRenders(),
         clock: ports.clock,
-        build
+        build,
+        ...(stateRead ? { stateRead } : {})
       })
     },
     async drift(run) {

@@ -9,6 +9,7 @@ import type { BuildFiles, CommandRunner, HttpClient, RenderModule } from '../ren
 import type { Clock, Cluster, Discovery, StateStore } from '../apply/ports.js'
 import type { TemplateEngine } from '../go/template/engine.js'
 import type { OrasContext, OrasPullMode } from '../render/oras/ports.js'
+import type { RenderRecord } from '../state/render-record.js'
 
 /** Log lines the engine emits outside an apply (warnings, the cluster target). */
 export interface EngineLog {
@@ -43,6 +44,32 @@ export interface EngineSettings {
   version: string
   /** Tazuna's `--offline` / `--no-cache` for `type: oras` (both off when absent). */
   orasPull?: OrasPullMode
+  /**
+   * Render every manifest, even one whose render record shows it unchanged (input
+   * skip-unchanged-renders: false; docs/renderers.md#skipping-unchanged-renders).
+   */
+  renderAll?: boolean
+}
+
+/**
+ * Render records (docs/renderers.md#skipping-unchanged-renders): what a kustomize render
+ * depended on, kept with the State it produced, and whether that still holds.
+ */
+export interface RenderRecords {
+  /**
+   * The record of `text`, rendered by the engine's render module for the manifest whose
+   * settings `manifest` gives, from files under `root`; `entries` are the State entries it
+   * produced. Undefined when the render cannot be recorded (it asked something that cannot be
+   * asked again, or its output names `root`).
+   */
+  recordOf(
+    text: string,
+    root: string,
+    manifest: string,
+    entries: ReadonlyMap<string, string>
+  ): Promise<RenderRecord | undefined>
+  /** Whether `record` holds for this engine, the manifest's settings and the files now. */
+  holds(record: RenderRecord, root: string, manifest: string): Promise<boolean>
 }
 
 /** The world as the engine sees it. */
@@ -73,4 +100,6 @@ export interface EnginePorts {
    * has no cache directory (neither XDG_CACHE_HOME nor HOME), and oras manifests then fail.
    */
   oras?: Pick<OrasContext, 'cache' | 'insecureHttp' | 'dockerConfig'>
+  /** Render records; absent: every manifest renders (a twin engine, tests). */
+  records?: RenderRecords
 }

@@ -4,6 +4,7 @@
  * when a helmfile manifest without its own `kubeVersion` renders
  * (docs/compatibility.md#helm-capabilities).
  */
+import path from 'node:path'
 import type { Manifest } from '../config/schema.js'
 import { mapConcurrently } from '../apply/layered-apply.js'
 import { NoKubeconfigError } from '../errors.js'
@@ -13,7 +14,7 @@ import { selectedByTags } from '../plan/tags.js'
 import type { BuildContext, HelmCapabilities } from '../render/context.js'
 import { buildManifest, renderManifestText } from '../render/manifest.js'
 import type { ConfigRun } from './load.js'
-import type { ClusterSession, EnginePorts, EngineSettings } from './ports.js'
+import type { ClusterSession, EnginePorts, EngineSettings, RenderRecords } from './ports.js'
 
 /** Manifests `build` renders at the same time, as diff and apply do. */
 const BUILD_CONCURRENCY = 4
@@ -63,7 +64,32 @@ export function manifestRenderer(
   const capabilitiesFor = capabilityPolicy(() =>
     openSession().then((s) => s.discovery.capabilities())
   )
-  return async (m) => buildManifest(m, { ...base, ...(await capabilitiesFor(m)) })
+  const { records } = ports
+  return async (m) => {
+    const { rendered, ...built } = await buildManifest(m, {
+      ...base,
+      ...(await capabilitiesFor(m))
+    })
+    if (records === undefined || rendered === undefined) return built
+    // Made only when a sync saves (it reads the files once more), at most once.
+    let record: ReturnType<RenderRecords['recordOf']> | undefined
+    const root = path.resolve(run.config.dir)
+    const settingsOf = recordedSettings(m, root)
+    return {
+      ...built,
+      record: () => (record ??= records.recordOf(rendered, root, settingsOf, built.entries))
+    }
+  }
+}
+
+/**
+ * What of a kustomize manifest's entry in tazuna.yaml its render and State entries depend on,
+ * for its render record: the name (in every key), the directory relative to tazuna.yaml's, and
+ * the default namespace (docs/renderers.md#skipping-unchanged-renders).
+ */
+export function recordedSettings(m: Manifest, root: string): string {
+  const dir = path.relative(root, path.resolve(root, m.path)).split(path.sep).join('/')
+  return JSON.stringify([m.name, m.type, dir, m.kustomize?.defaultNamespace ?? ''])
 }
 
 /**

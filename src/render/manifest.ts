@@ -24,6 +24,8 @@ export interface BuiltManifest {
    * docs/compatibility.md#diff-classification).
    */
   alwaysSync: Set<string>
+  /** What kustomize rendered (its render record is made from it); absent for other types. */
+  rendered?: string
 }
 
 /**
@@ -50,7 +52,9 @@ export async function buildManifest(
       },
       run.renderer.documentsOf?.(text)
     )
-    return { objects, entries: desiredEntries(manifest.name, objects), alwaysSync: new Set() }
+    const entries = desiredEntries(manifest.name, objects)
+    const rendered = manifest.type === 'kustomize' ? { rendered: text } : {}
+    return { objects, entries, alwaysSync: new Set(), ...rendered }
   })
 }
 

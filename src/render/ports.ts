@@ -81,6 +81,11 @@ export interface RenderModule {
    */
   documentsOf?(text: string): readonly (JsonObject | null)[] | undefined
   /**
+   * Every question the render of a text this module made asked the file system, as [kind,
+   * absolute path] (docs/renderers.md#reusing-a-render); undefined when not known (Helm).
+   */
+  readsOf?(text: string): readonly (readonly [kind: string, file: string])[] | undefined
+  /**
    * Starts loading what rendering manifests of these types needs, before the first render asks
    * (a failure is reported by that render).
    */

@@ -1,6 +1,7 @@
 // The two tools under comparison, run on a workspace of the corpus: the action's engine
 // (createEngine, as main.ts wires it for a merge or a pull request) and, when a developer sets
 // TAZUNA_BIN, the real Tazuna CLI. Plus raw access to the State ConfigMaps.
+import path from 'node:path'
 import { describe } from '@jest/globals'
 import { processEnginePorts } from '../../../src/adapters/engine-ports.js'
 import { createEngine, type ConfigRun, type Engine } from '../../../src/engine/engine.js'
@@ -118,7 +119,9 @@ async function withEngine<T>(
         TAZUNA_GOTEMPLATE_WASM: templateWasm,
         ...renderEnv
       },
-      codeDir: '',
+      // With a build identity, so the action keeps render records with the State it writes
+      // and the CLI is shown to read that State (docs/renderers.md#skipping-unchanged-renders).
+      codeDir: path.join(import.meta.dirname, '..', '..', '..', 'src'),
       log: engineLog
     })
   )

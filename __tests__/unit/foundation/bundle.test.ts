@@ -177,6 +177,20 @@ describe('the bundle', () => {
     }
   })
 
+  it('stamps the build identity render records use: the same for the same files, new for any change', () => {
+    const id = readFileSync(join(out, 'build-id.txt'), 'utf8')
+    expect(id).toMatch(/^[0-9a-f]{64}\n$/)
+    const copy = join(work, 'stamped')
+    cpSync(out, copy, { recursive: true })
+    const stamp = () => {
+      execFileSync('node', [join(root, 'scripts', 'stamp-build.mjs'), copy])
+      return readFileSync(join(copy, 'build-id.txt'), 'utf8')
+    }
+    expect(stamp()).toBe(id)
+    writeFileSync(join(copy, 'cli.js'), `${readFileSync(join(copy, 'cli.js'), 'utf8')}\n`)
+    expect(stamp()).not.toBe(id)
+  })
+
   it('lists in licenses.txt exactly the packages whose code is in some chunk', () => {
     const licensed = licensedPackages(readFileSync(join(out, 'licenses.txt'), 'utf8'))
     // ncc's webpack runtime is in every file without being a module of the stats.

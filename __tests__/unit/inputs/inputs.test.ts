@@ -44,7 +44,8 @@ describe('readSettings', () => {
       driftIssue: false,
       contentDiff: 'base',
       orasOffline: false,
-      orasNoCache: false
+      orasNoCache: false,
+      skipUnchangedRenders: true
     })
   })
 
@@ -144,6 +145,15 @@ describe('readSettings', () => {
     })
     expect(() => readSettings(source({ 'oras-offline': 'true', 'oras-no-cache': 'true' }))).toThrow(
       '--no-cache and --offline cannot be specified together'
+    )
+  })
+
+  it('reads skip-unchanged-renders (on unless "false")', () => {
+    expect(readSettings(source({ 'skip-unchanged-renders': 'false' })).skipUnchangedRenders).toBe(
+      false
+    )
+    expect(() => readSettings(source({ 'skip-unchanged-renders': 'no' }))).toThrow(
+      /skip-unchanged-renders/
     )
   })
 
