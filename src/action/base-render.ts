@@ -35,6 +35,12 @@ export interface BaseRenderDeps {
   ) => Pick<Engine, 'loadExpanded' | 'renderObjects' | 'redact' | 'close'>
 }
 
+/**
+ * Settles when the head's renders are done, with the manifests whose objects the content diffs
+ * need (those with Diff entries); undefined: every manifest.
+ */
+export type HeadRendered = Promise<ReadonlySet<string> | undefined>
+
 /** Where the head is: the checkout (the workspace) and tazuna.yaml as the input names it. */
 export interface HeadCheckout {
   workspace: string
@@ -50,7 +56,7 @@ export async function renderAtCommit(
   sha: string,
   head: HeadCheckout,
   deps: BaseRenderDeps,
-  headRendered: Promise<void> = Promise.resolve()
+  headRendered: HeadRendered = Promise.resolve(undefined)
 ): Promise<BeforeRender> {
   if (!/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(sha)) {
     throw new BaseUnavailableError(`the event names no base commit (got ${JSON.stringify(sha)})`)
@@ -67,8 +73,8 @@ export async function renderAtCommit(
     try {
       const run = await engine.loadExpanded()
       // After the head's renders, so the module can hand over those of unchanged manifests.
-      await headRendered
-      return { objects: await engine.renderObjects(run), redact: engine.redact }
+      const needed = await headRendered
+      return { objects: await engine.renderObjects(run, needed), redact: engine.redact }
     } finally {
       engine.close()
     }

@@ -8,7 +8,7 @@ import type { ConfigRun, Engine } from '../engine/engine.js'
 import { computeContentDiffs, type ContentSource } from '../report/content-diff.js'
 import type { ContentReport } from '../report/content-diff-markdown.js'
 import type { ManifestDiff } from '../report/model.js'
-import type { BeforeRender } from './base-render.js'
+import type { BeforeRender, HeadRendered } from './base-render.js'
 
 /**
  * Where the before side comes from: the base commit's render (rendered by `render`), or the
@@ -22,9 +22,10 @@ export type BeforeSide =
       /**
        * Renders the base. `headRendered` settles when the head's renders are done: the base
        * renders after it (its checkout and load may start at once), so that it can reuse the
-       * head's renders of unchanged manifests (docs/renderers.md#reusing-a-render).
+       * head's renders of unchanged manifests (docs/renderers.md#reusing-a-render), and only
+       * the manifests it names (those with Diff entries).
        */
-      render: (headRendered: Promise<void>) => Promise<BeforeRender>
+      render: (headRendered: HeadRendered) => Promise<BeforeRender>
     }
   | { source: 'live' }
 
@@ -44,12 +45,15 @@ export async function diffWithContent(
   if (before === undefined) return { manifests: await engine.diff(run) }
   if (before.source === 'live') return liveContent(engine, run, deps)
   const started = deps.now()
+  // Only manifests with Diff entries have objects to show: the others render on neither side
+  // (and a manifest its render record shows unchanged renders not at all).
   const head = timed(deps.now, started, async () => {
     const manifests = await engine.diff(run)
-    return { manifests, objects: await engine.renderObjects(run) }
+    const changed = new Set(manifests.filter((m) => m.entries.length > 0).map((m) => m.manifest))
+    return { manifests, changed, objects: await engine.renderObjects(run, changed) }
   })
   const headRendered = head.then(
-    () => undefined,
+    (h) => h.result.changed,
     () => undefined
   )
   const other = timed(deps.now, started, () => before.render(headRendered))

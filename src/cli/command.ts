@@ -4,7 +4,7 @@
  */
 import type { ParseArgsOptionsConfig } from 'node:util'
 import type { CommitAncestry } from '../apply/commit-guard.js'
-import type { BeforeRender, ResolvedBase } from '../action/base-render.js'
+import type { BeforeRender, HeadRendered, ResolvedBase } from '../action/base-render.js'
 import type { Engine } from '../engine/engine.js'
 import type { RenderLimits } from '../render/ports.js'
 
@@ -48,7 +48,7 @@ export interface CliIo {
 /** A git commit of tazuna.yaml's repository to render, for `state diff --content=base`. */
 export interface BaseCommit extends ResolvedBase {
   /** Renders every manifest of tazuna.yaml as it is at the commit (a temporary worktree). */
-  render(headRendered: Promise<void>): Promise<BeforeRender>
+  render(headRendered: HeadRendered): Promise<BeforeRender>
 }
 
 /** What a command gets: the flags, its own options, output streams, the engine and git. */

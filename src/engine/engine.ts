@@ -68,10 +68,11 @@ export interface Engine {
   /** Every named manifest's Diff against its recorded State (read-only). */
   diff(run: ConfigRun): Promise<ManifestDiff[]>
   /**
-   * Every named manifest's rendered objects by state key, for content diffs. Shares the renders
-   * of `diff(run)`: each manifest of a run renders once for both.
+   * Every named manifest's rendered objects by state key (only those in `only`, when given), for
+   * content diffs. Shares the renders of `diff(run)`: each manifest of a run renders once for
+   * both.
    */
-  renderObjects(run: ConfigRun): Promise<RenderedObjects>
+  renderObjects(run: ConfigRun, only?: ReadonlySet<string>): Promise<RenderedObjects>
   /**
    * Live mode of content diffs: for each entry of `diffs`, the live object and the server's
    * dry-run apply of the head object (`dryRun=All`; needs `patch` RBAC, writes nothing).
@@ -198,7 +199,11 @@ export function createEngine(settings: EngineSettings, ports: EnginePorts): Engi
         log: ports.log
       })
     },
-    renderObjects: (run) => renderObjectsOf(run.manifests, sharedRenderer(run)),
+    renderObjects: (run, only) =>
+      renderObjectsOf(
+        only === undefined ? run.manifests : run.manifests.filter((m) => only.has(m.name)),
+        sharedRenderer(run)
+      ),
     async liveObjects(run, diffs) {
       const head = await renderObjectsOf(run.manifests, sharedRenderer(run))
       return liveObjectsOf(diffs, head, (await openSession()).cluster)

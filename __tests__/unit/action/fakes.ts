@@ -78,8 +78,8 @@ export function fakeEngine(options: {
       if (run !== fakeRun) throw new Error('diff got a run that check did not return')
       return Promise.resolve(options.diffs ?? [])
     },
-    renderObjects: (run) => {
-      calls.push('renderObjects')
+    renderObjects: (run, only) => {
+      calls.push(only === undefined ? 'renderObjects' : `renderObjects ${[...only].join(',')}`)
       if (run !== fakeRun) throw new Error('renderObjects got a run that check did not return')
       return Promise.resolve(options.objects ?? new Map())
     },

@@ -343,6 +343,29 @@ describe('the Diff flow with content diffs', () => {
       },
       options
     )
-    expect(slowEngine.calls).toEqual(['check', 'diff', 'renderObjects'])
+    expect(slowEngine.calls).toEqual(['check', 'diff', 'renderObjects web'])
+  })
+
+  it('renders only the manifests with Diff entries, the head and the base', async () => {
+    const asked: (ReadonlySet<string> | undefined)[] = []
+    const e = engine()
+    await runDiffFlow(
+      {
+        engine: e,
+        runner: new RecordingRunner(),
+        postComment: recordingPoster().post,
+        before: {
+          source: 'base',
+          render: async (headRendered) => {
+            asked.push(await headRendered)
+            return base
+          }
+        }
+      },
+      options
+    )
+    // `ns` has no entries: neither side renders it.
+    expect(e.calls).toEqual(['check', 'diff', 'renderObjects web'])
+    expect(asked).toEqual([new Set(['web'])])
   })
 })
