@@ -10,17 +10,12 @@ import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
-import { processEnginePorts } from '../../../src/adapters/engine-ports.js'
-import { createEngine, type Engine } from '../../../src/engine/engine.js'
-import type { EnginePorts } from '../../../src/engine/ports.js'
 import { RENDER_RECORD_ANNOTATION } from '../../../src/state/render-record.js'
 import { stateConfigMapName, STATE_NAMESPACE } from '../../../src/state/state.js'
 import { adminKubeconfig, adminSession, uniqueName } from '../../support/cluster.js'
+import { countingEngine, syncCounting } from '../../support/counting-engine.js'
 import { renderModuleEnv } from '../../support/render-module.js'
 import { goTemplateEngineFiles } from '../../unit/go/template/go-oracle.js'
-
-const srcDir = path.join(import.meta.dirname, '..', '..', '..', 'src')
-const quiet = { info: () => undefined, warn: () => undefined }
 
 let env: Record<string, string | undefined>
 let admin: ReturnType<typeof adminSession>
@@ -35,21 +30,7 @@ beforeAll(() => {
 }, 300_000)
 afterAll(() => admin.close())
 
-/** An engine on the real ports whose kustomize renders are counted. */
-function engineAt(file: string, renderAll = false): { engine: Engine; renders: string[] } {
-  const renders: string[] = []
-  const ports: EnginePorts = processEnginePorts({ env, codeDir: srcDir, log: quiet })
-  const { renderer } = ports
-  const counted = {
-    ...renderer,
-    kustomize: (dir: string) => {
-      renders.push(path.basename(dir))
-      return renderer.kustomize(dir)
-    }
-  }
-  const settings = { file, environment: '', tags: [], version: '0.1.0', renderAll }
-  return { engine: createEngine(settings, { ...ports, renderer: counted }), renders }
-}
+const engineAt = (file: string, renderAll = false) => countingEngine(file, env, renderAll)
 
 interface Project {
   dir: string
@@ -94,23 +75,7 @@ function writeObjects(dir: string, sub: string, ns: string, value: string): void
   writeFileSync(path.join(dir, sub, 'objects.yaml'), docs.join('---\n'))
 }
 
-async function sync(file: string): Promise<string[]> {
-  const { engine, renders } = engineAt(file)
-  try {
-    const { run } = await engine.check()
-    const outcome = await engine.apply(run!, {
-      sync: true,
-      prune: true,
-      atomic: false,
-      gitCommitHash: '',
-      log: quiet
-    })
-    expect(outcome.failure).toBeUndefined()
-    return renders
-  } finally {
-    engine.close()
-  }
-}
+const sync = (file: string) => syncCounting(file, env, true)
 
 /** The Diff with records, the renders it made, and the Diff with every manifest rendered. */
 async function diffBoth(file: string) {

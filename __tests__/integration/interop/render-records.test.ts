@@ -8,18 +8,14 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, expect, it } from '@jest/globals'
 import type { KubeSession } from '../../../src/adapters/kube-session.js'
-import { processEnginePorts } from '../../../src/adapters/engine-ports.js'
-import { createEngine, type Engine } from '../../../src/engine/engine.js'
 import { RENDER_RECORD_ANNOTATION } from '../../../src/state/render-record.js'
 import { renderDiffText } from '../../../src/state/text.js'
 import { runCliProcess, type CliResult } from '../../support/cli.js'
 import { adminKubeconfig, adminSession, uniqueName } from '../../support/cluster.js'
+import { countingEngine, syncCounting } from '../../support/counting-engine.js'
 import { renderModuleEnv } from '../../support/render-module.js'
 import { goTemplateEngineFiles } from '../../unit/go/template/go-oracle.js'
 import { describeWithTazuna, tazunaBin, tazunaSkipReason } from './tools.js'
-
-const srcDir = path.join(import.meta.dirname, '..', '..', '..', 'src')
-const quiet = { info: () => undefined, warn: () => undefined }
 
 let admin: KubeSession | undefined
 let env: Record<string, string | undefined> = {}
@@ -66,38 +62,8 @@ function writeValue(p: Pick<Project, 'dir' | 'ns'>, value: string): void {
   )
 }
 
-/** An engine with records on (the build identity of src/), its kustomize renders counted. */
-function engineAt(file: string): { engine: Engine; renders: string[] } {
-  const renders: string[] = []
-  const ports = processEnginePorts({ env, codeDir: srcDir, log: quiet })
-  const { renderer } = ports
-  const counted = {
-    ...renderer,
-    kustomize: (dir: string) => {
-      renders.push(dir)
-      return renderer.kustomize(dir)
-    }
-  }
-  const settings = { file, environment: '', tags: [], version: '0.1.0' }
-  return { engine: createEngine(settings, { ...ports, renderer: counted }), renders }
-}
-
-async function actionSync(file: string): Promise<void> {
-  const { engine } = engineAt(file)
-  try {
-    const { run } = await engine.check()
-    const outcome = await engine.apply(run!, {
-      sync: true,
-      prune: false,
-      atomic: false,
-      gitCommitHash: '',
-      log: quiet
-    })
-    expect(outcome.failure).toBeUndefined()
-  } finally {
-    engine.close()
-  }
-}
+const engineAt = (file: string) => countingEngine(file, env)
+const actionSync = (file: string) => syncCounting(file, env, false)
 
 async function actionDiffText(file: string): Promise<{ text: string; renders: number }> {
   const { engine, renders } = engineAt(file)

@@ -84,6 +84,16 @@ describe('skippingUnchanged', () => {
   })
 })
 
+/** A sync of manifest `m` whose build resolves to `desired`. */
+function syncOne(desired: DesiredState, store: FakeStore, cluster: FakeCluster) {
+  return runLayeredApply(
+    [[m]],
+    [],
+    { sync: true, prune: true, atomic: false, gitCommitHash: 'c' },
+    { cluster, store, clock: fakeClock(), log: memoryLog(), build: () => Promise.resolve(desired) }
+  )
+}
+
 describe('a skipped render in the layered apply', () => {
   it('is unchanged against the State it was checked with: nothing applied or saved', async () => {
     const store = new FakeStore()
@@ -94,18 +104,7 @@ describe('a skipped render in the layered apply', () => {
       ...rendered,
       skipped: { stored: state, render: () => Promise.reject(new Error('rendered')) }
     }
-    const report = await runLayeredApply(
-      [[m]],
-      [],
-      { sync: true, prune: true, atomic: false, gitCommitHash: 'c' },
-      {
-        cluster,
-        store,
-        clock: fakeClock(),
-        log: memoryLog(),
-        build: () => Promise.resolve(skipped)
-      }
-    )
+    const report = await syncOne(skipped, store, cluster)
     expect(report.ok).toBe(true)
     expect(report.layers[0]!.manifests[0]!.result).toBe('unchanged')
     expect(cluster.calls).toEqual([])
@@ -129,18 +128,7 @@ describe('a skipped render in the layered apply', () => {
         }
       }
     }
-    const report = await runLayeredApply(
-      [[m]],
-      [],
-      { sync: true, prune: true, atomic: false, gitCommitHash: 'c' },
-      {
-        cluster,
-        store,
-        clock: fakeClock(),
-        log: memoryLog(),
-        build: () => Promise.resolve(skipped)
-      }
-    )
+    const report = await syncOne(skipped, store, cluster)
     expect(report.ok).toBe(true)
     expect(renders).toBe(1)
     expect(cluster.calls).toEqual(['apply v1/ConfigMap/ns/a'])
