@@ -242,9 +242,10 @@ describe('render records', () => {
       )
       expect((await sync(p.file)).sort()).toEqual(['a', 'b'])
       expect(await annotationOf(p.names[0])).toBeUndefined()
-      expect(await annotationOf(p.names[1])).toBeDefined()
+      // b's render may have overlapped a's request, and is then (conservatively) not recorded
+      // either: only a is certain to render again.
       const { diffs, expected, renders } = await diffBoth(p.file)
-      expect(renders).toEqual(['a'])
+      expect(renders).toContain('a')
       expect(diffs).toEqual(expected)
       rmSync(p.dir, { recursive: true })
     } finally {
