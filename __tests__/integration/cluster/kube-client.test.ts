@@ -1,8 +1,10 @@
-// Kubeconfig loading and the HTTP client against loopback servers we control: guidance when
-// there is no usable kubeconfig, retries of transient failures within a bounded time, no
-// retry of permanent ones, one keep-alive connection, no credentials in messages.
+// Kubeconfig loading and the HTTP client against loopback servers we control and the test API
+// server: guidance when there is no usable kubeconfig, retries of transient failures within a
+// bounded time, no retry of permanent ones, one keep-alive connection, one TLS context for all
+// connections, client certificates, no credentials in messages.
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import http from 'node:http'
+import https from 'node:https'
 import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import tls from 'node:tls'
@@ -12,6 +14,8 @@ import { KubeClient } from '../../../src/adapters/kube-client.js'
 import { KubeDiscovery } from '../../../src/adapters/kube-discovery.js'
 import { loadKubeConfig } from '../../../src/adapters/kube-config.js'
 import { ClusterError } from '../../../src/errors.js'
+import { adminKubeconfig } from '../../support/cluster.js'
+import { selfSignedCertificate } from '../../support/oras-artifacts.js'
 
 const TOKEN = 'secret-token-1234567890'
 
@@ -370,6 +374,73 @@ describe('KubeClient credentials', () => {
       'Bearer rotated-3'
     ])
     expect(server.connections).toBe(1)
+  })
+})
+
+describe('KubeClient over TLS to the test API server', () => {
+  // Each TLS connect used to build its own secure context from the CA (and client certificate):
+  // ~2 ms of the engine's thread for each of up to 16 connections (docs/benchmarks.md).
+  it('opens concurrent connections that verify the server with one shared secure context', async () => {
+    const created = { contexts: 0, connects: 0 }
+    const { createSecureContext, connect } = tls
+    tls.createSecureContext = (...args) => (created.contexts++, createSecureContext(...args))
+    tls.connect = ((...args: Parameters<typeof connect>) => (
+      created.connects++,
+      connect(...args)
+    )) as typeof connect
+    const client = new KubeClient(loadKubeConfig({ env: { KUBECONFIG: adminKubeconfig() } }))
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: 12 }, () =>
+          client.request({ method: 'GET', path: '/version' }, 'probe')
+        )
+      )
+      expect(answers.map((a) => a.status)).toEqual(Array<number>(12).fill(200))
+    } finally {
+      tls.createSecureContext = createSecureContext
+      tls.connect = connect
+      client.close()
+    }
+    expect(created.connects).toBe(12)
+    expect(created.contexts).toBe(1)
+  })
+})
+
+describe('KubeClient with a client certificate', () => {
+  it('presents it on every concurrent connection and verifies the server against the CA', async () => {
+    const [serverTls, clientTls] = [selfSignedCertificate(), selfSignedCertificate()]
+    const seen: boolean[] = []
+    const server = https.createServer(
+      { ...serverTls, ca: clientTls.cert, requestCert: true, rejectUnauthorized: true },
+      (req, res) => {
+        seen.push((req.socket as tls.TLSSocket).authorized)
+        req.resume()
+        res.writeHead(200, { 'Content-Type': 'application/json' })
+        res.end('{}')
+      }
+    )
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`
+    const base64 = (pem: string) => Buffer.from(pem).toString('base64')
+    const file = kubeconfigFile(url, {
+      cluster: { server: url, 'certificate-authority-data': base64(serverTls.cert) },
+      user: {
+        'client-certificate-data': base64(clientTls.cert),
+        'client-key-data': base64(clientTls.key)
+      }
+    })
+    const client = new KubeClient(loadKubeConfig({ env: { KUBECONFIG: file } }))
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: 6 }, () => client.request({ method: 'GET', path: '/api' }, 'probe'))
+      )
+      expect(answers.map((a) => a.status)).toEqual(Array<number>(6).fill(200))
+      expect(seen).toEqual(Array<boolean>(6).fill(true))
+    } finally {
+      client.close()
+      server.closeAllConnections()
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+    }
   })
 })
 
