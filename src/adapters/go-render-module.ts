@@ -243,13 +243,13 @@ export function createGoRenderModule(options: RenderModuleOptions): GoRenderModu
   const reusable = async (
     request: object,
     checkout: TwinCheckout,
-    holds: (response: ProgramResponse) => Promise<boolean>
+    holds: (response: ProgramResponse) => boolean
   ): Promise<string | undefined> => {
     const earlier = made.get(JSON.stringify(request))
     const response = await earlier?.catch(() => undefined)
     // An absolute path of the head in the output would be wrong for the base.
     if (response?.output === undefined || response.error !== undefined) return undefined
-    if (response.output.includes(checkout.head) || !(await holds(response))) return undefined
+    if (response.output.includes(checkout.head) || !holds(response)) return undefined
     counts.reused++
     return response.output
   }
@@ -266,7 +266,7 @@ export function createGoRenderModule(options: RenderModuleOptions): GoRenderModu
         const reused =
           headDir === undefined
             ? undefined
-            : await reusable(kustomizeRequest(headDir), checkout, async (r) =>
+            : await reusable(kustomizeRequest(headDir), checkout, (r) =>
                 r.reads === undefined ? false : sameAnswers(r.reads, checkout)
               )
         return reused ?? module.kustomize(dir)
@@ -274,7 +274,7 @@ export function createGoRenderModule(options: RenderModuleOptions): GoRenderModu
       helm: async (release) => {
         // A downloaded chart is in the request itself; one on disk must be the same in both.
         if (!('path' in release.chart)) {
-          const reused = await reusable(helmOp(release), checkout, () => Promise.resolve(true))
+          const reused = await reusable(helmOp(release), checkout, () => true)
           return reused ?? module.helm(release)
         }
         const chart = release.chart.path

@@ -26,20 +26,20 @@ export function createRenderRecords(
   let engine: Promise<string> | undefined
   const engineId = () => (engine ??= buildIdentity(codeDir))
   // The files do not change during a run: each question is answered once.
-  const asked = new Map<string, Promise<Buffer | undefined>>()
+  const asked = new Map<string, Buffer | undefined>()
   return {
     async recordOf(text, root, manifest, entries) {
       const reads = module.readsOf?.(text)
       const recorded = reads && recordedReads(reads, root)
       // An absolute path of this checkout in the output would not hold for another checkout.
       if (recorded === undefined || text.includes(root)) return undefined
-      const answers = await answersDigest(recorded, root, asked)
+      const answers = answersDigest(recorded, root, asked)
       if (answers === undefined) return undefined
       const subject = { engine: await engineId(), manifest }
       return { reads: recorded, key: recordKey(subject, answers), entries: entriesDigest(entries) }
     },
     async holds(record: RenderRecord, root, manifest) {
-      const answers = await answersDigest(record.reads, root, asked)
+      const answers = answersDigest(record.reads, root, asked)
       if (answers === undefined) return false
       return recordKey({ engine: await engineId(), manifest }, answers) === record.key
     }

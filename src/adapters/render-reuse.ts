@@ -7,7 +7,7 @@
  * here (a glob, a walk, a path outside the repository) makes the render count as not reusable.
  */
 import { createHash } from 'node:crypto'
-import { lstat, readdir, readFile, realpath, stat } from 'node:fs/promises'
+import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { isWithin } from '../config/confinement.js'
 import type { RecordedRead } from '../state/render-record.js'
@@ -32,23 +32,15 @@ export function counterpart(file: string, from: string, to: string): string | un
  * base's: "file" the same bytes, "kind" the same kind, "list" the same entries, "abs" the same
  * place relative to the root (each, or the same error code).
  */
-export async function sameAnswers(
-  reads: readonly RenderRead[],
-  checkout: TwinCheckout
-): Promise<boolean> {
+export function sameAnswers(reads: readonly RenderRead[], checkout: TwinCheckout): boolean {
   const unique = new Map(reads.map((read) => [`${read[0]}\0${read[1]}`, read]))
-  const answers = await Promise.all(
-    [...unique.values()].map(async ([kind, file]) => {
-      const twin = counterpart(file, checkout.head, checkout.base)
-      if (twin === undefined) return false
-      const [a, b] = await Promise.all([
-        answerOf(kind, file, checkout.head),
-        answerOf(kind, twin, checkout.base)
-      ])
-      return a !== undefined && b !== undefined && a.equals(b)
-    })
-  )
-  return answers.every(Boolean)
+  return [...unique.values()].every(([kind, file]) => {
+    const twin = counterpart(file, checkout.head, checkout.base)
+    if (twin === undefined) return false
+    const a = answerOf(kind, file, checkout.head)
+    const b = a && answerOf(kind, twin, checkout.base)
+    return a !== undefined && b !== undefined && a.equals(b)
+  })
 }
 
 /**
@@ -76,27 +68,21 @@ export function recordedReads(
  * cannot be answered (a kind not asked here, a path that leaves `root`). `asked` keeps answers
  * for other calls of the same run (manifests that share a base ask the same questions).
  */
-export async function answersDigest(
+export function answersDigest(
   reads: readonly RecordedRead[],
   root: string,
-  asked = new Map<string, Promise<Buffer | undefined>>()
-): Promise<string | undefined> {
+  asked: Map<string, Buffer | undefined> = new Map()
+): string | undefined {
   const files = reads.map(([kind, relative]) => {
     const file = path.join(root, ...relative.split('/'))
     return ANSWERED.has(kind) && isWithin(file, root) ? file : undefined
   })
   if (files.includes(undefined)) return undefined
-  const answers = await Promise.all(
-    reads.map(([kind], i) => {
-      const question = `${kind}\0${files[i]!}`
-      let answer = asked.get(question)
-      if (answer === undefined) asked.set(question, (answer = answerOf(kind, files[i]!, root)))
-      return answer
-    })
-  )
   const hash = createHash('sha256')
   for (const [i, [kind, relative]] of reads.entries()) {
-    const answer = answers[i]
+    const question = `${kind}\0${files[i]!}`
+    if (!asked.has(question)) asked.set(question, answerOf(kind, files[i]!, root))
+    const answer = asked.get(question)
     if (answer === undefined) return undefined
     hash.update(`${kind}\0${relative}\0${answer.length}\0`).update(answer)
   }
@@ -111,43 +97,41 @@ const ANSWERED = new Set(['file', 'kind', 'list', 'abs'])
  * them, or an archive) holds the same entries and bytes as at `twin`; false beyond `budget`
  * entries.
  */
-export async function sameTree(file: string, twin: string, budget = 10_000): Promise<boolean> {
+export function sameTree(file: string, twin: string, budget = 10_000): boolean {
   let left = budget
-  const walk = async (a: string, b: string): Promise<boolean> => {
+  const walk = (a: string, b: string): boolean => {
     if (--left < 0) return false
-    const [sa, sb] = await Promise.all([kindOf(a), kindOf(b)])
+    const [sa, sb] = [kindOf(a), kindOf(b)]
     if (sa !== sb) return false
-    if (sa === 'file') return (await contents(a)).equals(await contents(b))
+    if (sa === 'file') return contents(a).equals(contents(b))
     if (sa !== 'dir') return true
-    const [la, lb] = await Promise.all([listing(a), listing(b)])
-    if (!la.equals(lb)) return false
-    for (const name of await readdir(a)) {
-      if (!(await walk(path.join(a, name), path.join(b, name)))) return false
-    }
-    return true
+    if (!listing(a).equals(listing(b))) return false
+    return readdirSync(a).every((name) => walk(path.join(a, name), path.join(b, name)))
   }
   return walk(file, twin)
 }
+
+// The questions are answered with synchronous calls: a few small local files per manifest, asked
+// on the way to its render. The 140 questions of a 20-manifest repository take ~5 ms this way,
+// ~20 ms as promises on the thread pool (docs/benchmarks.md#answers-in-one-pass).
 
 /**
  * One answer as bytes, so that answers compare with equals() (a tag first: an error never
  * equals a file that happens to hold its text); undefined: cannot compare.
  */
-async function answerOf(kind: string, file: string, root: string): Promise<Buffer | undefined> {
+function answerOf(kind: string, file: string, root: string): Buffer | undefined {
   switch (kind) {
     case 'file':
       return contents(file)
     case 'kind':
-      return Buffer.from(await kindOf(file))
+      return Buffer.from(kindOf(file))
     case 'list':
       return listing(file)
     case 'abs': {
-      const [real, realRoot] = await Promise.all([
-        realpath(file).then((r) => `ok ${r}`, errorText),
-        realpath(root)
-      ])
+      const real = attempt(() => `ok ${realpathSync.native(file)}`)
       if (!real.startsWith('ok ')) return Buffer.from(real)
       const resolved = real.slice(3)
+      const realRoot = realpathSync.native(root)
       return isWithin(resolved, realRoot)
         ? Buffer.from(`in ${path.relative(realRoot, resolved)}`)
         : undefined
@@ -157,29 +141,35 @@ async function answerOf(kind: string, file: string, root: string): Promise<Buffe
   }
 }
 
-async function contents(file: string): Promise<Buffer> {
-  return readFile(file).then(
-    (bytes) => Buffer.concat([Buffer.from('ok '), bytes]),
-    (error: unknown) => Buffer.from(errorText(error))
-  )
+function contents(file: string): Buffer {
+  try {
+    return Buffer.concat([Buffer.from('ok '), readFileSync(file)])
+  } catch (error) {
+    return Buffer.from(errorText(error))
+  }
 }
 
-async function listing(dir: string): Promise<Buffer> {
-  return Buffer.from(
-    await readdir(dir).then((names) => `ok ${JSON.stringify(names.sort())}`, errorText)
-  )
+function listing(dir: string): Buffer {
+  return Buffer.from(attempt(() => `ok ${JSON.stringify(readdirSync(dir).sort())}`))
 }
 
-async function kindOf(file: string): Promise<string> {
-  return stat(file).then(
-    (s) => (s.isFile() ? 'file' : s.isDirectory() ? 'dir' : 'other'),
+function kindOf(file: string): string {
+  try {
+    const s = statSync(file)
+    return s.isFile() ? 'file' : s.isDirectory() ? 'dir' : 'other'
+  } catch (error) {
     // A dangling symlink: stat fails, lstat still finds it.
-    (error: unknown) =>
-      lstat(file).then(
-        () => 'dangling',
-        () => errorText(error)
-      )
-  )
+    return attempt(() => (lstatSync(file), 'dangling'), error)
+  }
+}
+
+/** `answer()`, or the error text of what it threw (of `instead`, when given). */
+function attempt(answer: () => string, instead?: unknown): string {
+  try {
+    return answer()
+  } catch (error) {
+    return errorText(instead ?? error)
+  }
 }
 
 function errorText(error: unknown): string {
