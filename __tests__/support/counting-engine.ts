@@ -9,24 +9,49 @@ import { createEngine, type Engine } from '../../src/engine/engine.js'
 const srcDir = path.join(import.meta.dirname, '..', '..', 'src')
 const quiet = { info: () => undefined, warn: () => undefined }
 
-/** The engine for `file`, and the directories (base names) kustomize rendered so far. */
+/**
+ * The engine for `file`, the directories (base names) kustomize rendered so far, and in order
+ * when the render programs were asked to start (`prepare`) and State was asked for (`read State`).
+ */
 export function countingEngine(
   file: string,
   env: Record<string, string | undefined>,
   renderAll = false
-): { engine: Engine; renders: string[] } {
+): { engine: Engine; renders: string[]; events: string[] } {
   const renders: string[] = []
+  const events: string[] = []
   const ports = processEnginePorts({ env, codeDir: srcDir, log: quiet })
   const { renderer } = ports
-  const counted = {
+  const counted: typeof renderer = {
     ...renderer,
     kustomize: (dir: string) => {
       renders.push(path.basename(dir))
       return renderer.kustomize(dir)
+    },
+    prepare: (types) => {
+      events.push('prepare')
+      renderer.prepare?.(types)
     }
   }
+  const openSession = async () => {
+    const session = await ports.openSession()
+    const { store } = session
+    const counted: typeof store = {
+      read: (manifest) => store.read(manifest),
+      readMany: (names) => {
+        events.push('read State')
+        return store.readMany(names)
+      },
+      save: (manifest, state, options) => store.save(manifest, state, options),
+      ...(store.saveRecord && {
+        saveRecord: (manifest, record, base) => store.saveRecord!(manifest, record, base)
+      })
+    }
+    return { ...session, store: counted }
+  }
   const settings = { file, environment: '', tags: [], version: '0.1.0', renderAll }
-  return { engine: createEngine(settings, { ...ports, renderer: counted }), renders }
+  const engine = createEngine(settings, { ...ports, renderer: counted, openSession })
+  return { engine, renders, events }
 }
 
 /** `apply --sync` (with prune when asked) of `file`; asserts success, returns the renders. */

@@ -72,7 +72,11 @@ export async function applyConfigRun(
           ...request.lock
         })
   try {
-    const store = tellingFirstRead(readingOnceForTwo(session.store), deps.stateRead)
+    const store = tellingFirstRead(
+      readingOnceForTwo(session.store),
+      deps.stateRead,
+      deps.whileStateIsRead
+    )
     const once = { ...deps, session: { ...session, store } }
     await guardAgainstOlderCommit(run, request, once)
     return outcomeOf(await layeredApply(run, request, once))
@@ -101,10 +105,14 @@ export function deferred<T>(): Deferred<T> {
   return { promise, resolve, reject }
 }
 
-/** The store, telling `first` (if any) what its first readMany read: the run's State. */
+/**
+ * The store, telling `first` (if any) what its first readMany read: the run's State; `meanwhile`
+ * is called once that read has been asked for.
+ */
 function tellingFirstRead(
   store: StateStore,
-  first: Deferred<Map<string, StoredState>> | undefined
+  first: Deferred<Map<string, StoredState>> | undefined,
+  meanwhile: (() => void) | undefined
 ): StateStore {
   if (first === undefined) return store
   let told = false
@@ -116,6 +124,7 @@ function tellingFirstRead(
       const read = store.readMany(manifests)
       if (!told) {
         told = true
+        meanwhile?.()
         read.then(
           (stored) => first.resolve(stored),
           (error: unknown) => first.reject(error)
@@ -194,6 +203,8 @@ interface ApplyDeps {
   build: (m: Manifest) => Promise<DesiredState>
   /** Told the State the run reads under its lock (render records wait for it). */
   stateRead?: Deferred<Map<string, StoredState>>
+  /** Called once that read has been asked for: work that may overlap the wait for its answer. */
+  whileStateIsRead?: () => void
 }
 
 function layeredApply(

@@ -169,7 +169,11 @@ export function createEngine(settings: EngineSettings, ports: EnginePorts): Engi
     loadExpanded: () => expandedRun(settings, ports),
     loadForBuild: () => runForBuild(settings, ports, ports.log).then(prepared),
     loadForPlan: () => runForPlan(settings, ports),
-    loadForApply: ({ sync }) => runForApply(settings, ports, ports.log, sync).then(prepared),
+    // A sync with records starts the native program while it reads State instead (see apply).
+    loadForApply: ({ sync }) =>
+      runForApply(settings, ports, ports.log, sync).then((run) =>
+        sync && skipCheck(run) !== undefined ? run : prepared(run)
+      ),
     renderBuild(run) {
       prepare(run)
       return renderBuildText(run, settings, scoped, openSession)
@@ -235,10 +239,11 @@ export function createEngine(settings: EngineSettings, ports: EnginePorts): Engi
       // With render records, a kustomize manifest renders once the State read under the lock
       // shows its record does not hold (docs/renderers.md#skipping-unchanged-renders).
       const stateRead = skip && deferred<Map<string, StoredState>>()
-      // The native program starts at once all the same: a sync that renders anything gains its
-      // start (0.97x wall with 10% of the objects changed), one that renders nothing loses
-      // little (1.05x), as it waits for the run lock meanwhile (docs/benchmarks.md).
-      prepare(run)
+      // Without records the native program starts at once. With them, once the State read under
+      // the lock has gone out: its unpacking then fills the wait for the answer, and a manifest
+      // that must render finds it started (docs/benchmarks.md#program-beside-the-state-read).
+      if (stateRead === undefined) prepare(run)
+      const whileStateIsRead = () => void ports.clock.sleep(0).then(() => prepare(run))
       const render = !request.sync
         ? withObjectSizeLimit(delegateRenderer(run))
         : skip && stateRead
@@ -252,7 +257,7 @@ export function createEngine(settings: EngineSettings, ports: EnginePorts): Engi
         session: await (stateRead ? openSession() : sessionBesideRenders()),
         clock: ports.clock,
         build,
-        ...(stateRead ? { stateRead } : {})
+        ...(stateRead ? { stateRead, whileStateIsRead } : {})
       })
     },
     async drift(run) {

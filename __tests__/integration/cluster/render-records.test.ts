@@ -253,6 +253,34 @@ describe('render records', () => {
     }
   })
 
+  // The native program's start (unpacking it) fills the wait for State instead of delaying the
+  // lock and the State read (docs/benchmarks.md#program-beside-the-state-read).
+  it.each([
+    ['with records, once it has asked for State', false, ['read State', 'prepare']],
+    ['with renderAll, at once', true, ['prepare', 'read State']]
+  ])('a sync starts the render program %s', async (_, renderAll, order) => {
+    const p = writeProject()
+    await sync(p.file)
+    writeObjects(p.dir, 'b', p.ns, '2')
+    const { engine, renders, events } = engineAt(p.file, renderAll)
+    try {
+      const run = await engine.loadForApply({ sync: true })
+      const outcome = await engine.apply(run, {
+        sync: true,
+        prune: false,
+        atomic: false,
+        gitCommitHash: '',
+        log: { info: () => undefined, warn: () => undefined }
+      })
+      expect(outcome.failure).toBeUndefined()
+      expect(events.filter((e, i) => events.indexOf(e) === i)).toEqual(order)
+      expect(renders.sort()).toEqual(renderAll ? ['a', 'b'] : ['b'])
+    } finally {
+      engine.close()
+    }
+    rmSync(p.dir, { recursive: true })
+  })
+
   it('renders every manifest with renderAll', async () => {
     const p = writeProject()
     await sync(p.file)
