@@ -91,6 +91,7 @@ export function leaseExpired(lease: LeaseRecord, now: number): boolean {
 /**
  * Takes the lock: creates the Lease, takes over an expired one or one of the same holder, or
  * waits for the holder to release it, up to `waitSeconds`; then fails naming the holder.
+ * A free lock (no Lease: a release deletes it) is taken with one request, the create.
  */
 export async function acquireLock(
   store: LeaseStore,
@@ -99,6 +100,15 @@ export async function acquireLock(
   options: LockOptions
 ): Promise<HeldLock> {
   const start = clock.now()
+  const taken = await store.create(options.name, {
+    holder: options.holder,
+    durationSeconds: options.ttlSeconds,
+    now: start
+  })
+  if (taken !== 'conflict') {
+    log.info(`lock ${options.name} taken by ${options.holder}`)
+    return keepRenewed(store, clock, log, options, taken)
+  }
   let announced = ''
   for (;;) {
     const now = clock.now()

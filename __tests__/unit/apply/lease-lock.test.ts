@@ -17,6 +17,7 @@ class MemoryLeases implements LeaseStore {
   private version = 0
 
   read(name: string): Promise<LeaseRecord | undefined> {
+    this.calls.push('read')
     return Promise.resolve(this.leases.get(name))
   }
   create(name: string, lease: LeaseWrite): Promise<LeaseRecord | 'conflict'> {
@@ -83,6 +84,24 @@ describe('the run lock', () => {
     const store = new MemoryLeases()
     const held = await acquireLock(store, fakeClock(), quiet, options)
     expect(store.leases.get('tazuna-lock-x')?.holder).toBe('run-1')
+    // A free lock costs one request: the create, without reading first.
+    expect(store.calls).toEqual(['create run-1'])
+    await held.release()
+    expect(store.leases.size).toBe(0)
+  })
+
+  it('takes over its own Lease left behind, reading it after the create conflicts', async () => {
+    const store = new MemoryLeases()
+    const clock = fakeClock()
+    store.leases.set('tazuna-lock-x', {
+      holder: 'run-1',
+      renewedAt: clock.t - 1_000,
+      durationSeconds: 60,
+      resourceVersion: '3'
+    })
+    const held = await acquireLock(store, clock, quiet, options)
+    expect(store.calls).toEqual(['create run-1', 'read', 'update run-1'])
+    expect(store.leases.get('tazuna-lock-x')?.resourceVersion).not.toBe('3')
     await held.release()
     expect(store.leases.size).toBe(0)
   })
