@@ -9,7 +9,6 @@ import { beforeAll, describe, expect, it } from '@jest/globals'
 import { CoordinationV1Api, CoreV1Api, KubeConfig } from '@kubernetes/client-node'
 import { readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { KubeLeaseStore } from '../../src/adapters/kube-lease-store.js'
 import { openKubeSession } from '../../src/adapters/kube-session.js'
 import { lockNameFor, type LeaseWrite } from '../../src/apply/lease-lock.js'
 import { runCliProcess } from '../support/cli.js'
@@ -117,8 +116,7 @@ function api() {
 async function plantLease(name: string, lease: LeaseWrite): Promise<void> {
   const session = openKubeSession({ env: { KUBECONFIG: admin() } })
   try {
-    const store = new KubeLeaseStore(session.client, () => session.store.ensureNamespace())
-    expect(await store.create(name, lease)).not.toBe('conflict')
+    expect(await session.leases.create(name, lease)).not.toBe('conflict')
   } finally {
     session.close()
   }

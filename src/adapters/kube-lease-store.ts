@@ -13,11 +13,19 @@ interface Lease {
   spec?: { holderIdentity?: string; leaseDurationSeconds?: number; renewTime?: string }
 }
 
-/** Leases over one KubeClient; `ensureNamespace` makes sure namespace `tazuna` exists. */
+/** What the Leases need of namespace `tazuna`, shared with the State store (one check a run). */
+export interface StateNamespace {
+  /** Creates it when missing. */
+  ensure(): Promise<void>
+  /** Tells that it exists (a Lease was created in it): nothing need check again. */
+  exists(): void
+}
+
+/** Leases over one KubeClient, in namespace `tazuna`. */
 export class KubeLeaseStore implements LeaseStore {
   constructor(
     private readonly client: KubeClient,
-    private readonly ensureNamespace: () => Promise<void>
+    private readonly namespace: StateNamespace
   ) {}
 
   async read(name: string): Promise<LeaseRecord | undefined> {
@@ -28,15 +36,20 @@ export class KubeLeaseStore implements LeaseStore {
     return recordOf(jsonBody<Lease>(what, res))
   }
 
+  // The create goes first: namespace `tazuna` exists on every run but the first, and only a 404
+  // (no namespace to create the Lease in) makes it ensure the namespace and create again.
   async create(name: string, lease: LeaseWrite): Promise<LeaseRecord | 'conflict'> {
-    await this.ensureNamespace()
     const what = `take lock (POST Lease ${STATE_NAMESPACE}/${name})`
-    const res = await this.client.request(
-      { method: 'POST', path: LEASES, body: leaseBody(name, lease) },
-      what
-    )
+    const post = () =>
+      this.client.request({ method: 'POST', path: LEASES, body: leaseBody(name, lease) }, what)
+    let res = await post()
+    if (res.status === 404) {
+      await this.namespace.ensure()
+      res = await post()
+    }
     if (res.status === 409) return 'conflict'
     if (res.status >= 300) throw responseError(what, res)
+    this.namespace.exists()
     return recordOf(jsonBody<Lease>(what, res))
   }
 

@@ -54,7 +54,10 @@ export function openKubeSession(options: KubeSessionOptions = {}): KubeSession {
       ...clock
     }),
     store,
-    leases: new KubeLeaseStore(client, () => store.ensureNamespace()),
+    leases: new KubeLeaseStore(client, {
+      ensure: () => store.ensureNamespace(),
+      exists: () => store.namespaceExists()
+    }),
     context: loaded.context,
     describe: `context "${loaded.context}" (${loaded.server}) from ${loaded.source}`,
     close: () => client.close()

@@ -210,6 +210,11 @@ export class KubeStateStore implements StateStore {
     return byName
   }
 
+  /** Namespace `tazuna` is known to exist (the run lock created its Lease there). */
+  namespaceExists(): void {
+    this.namespaceReady ??= Promise.resolve()
+  }
+
   /** Creates namespace `tazuna` when missing (once per process); the run lock needs it too. */
   ensureNamespace(): Promise<void> {
     const current = (this.namespaceReady ??= this.createNamespaceIfMissing())

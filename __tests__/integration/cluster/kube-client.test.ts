@@ -13,6 +13,7 @@ import { afterEach, describe, expect, it } from '@jest/globals'
 import { KubeClient } from '../../../src/adapters/kube-client.js'
 import { KubeDiscovery } from '../../../src/adapters/kube-discovery.js'
 import { loadKubeConfig } from '../../../src/adapters/kube-config.js'
+import { openKubeSession } from '../../../src/adapters/kube-session.js'
 import { ClusterError } from '../../../src/errors.js'
 import { adminKubeconfig } from '../../support/cluster.js'
 import { selfSignedCertificate } from '../../support/oras-artifacts.js'
@@ -441,6 +442,72 @@ describe('KubeClient with a client certificate', () => {
       server.closeAllConnections()
       await new Promise<void>((resolve) => server.close(() => resolve()))
     }
+  })
+})
+
+describe('the run lock and namespace tazuna', () => {
+  /** An API server of Leases and Namespaces that starts without namespace `tazuna` or not. */
+  async function leaseServer(namespaceExists: boolean): Promise<{ url: string; seen: string[] }> {
+    const seen: string[] = []
+    let exists = namespaceExists
+    const server = http.createServer((req, res) => {
+      const route = `${req.method} ${req.url?.split('?')[0]}`
+      seen.push(route)
+      req.resume()
+      const answer = (status: number, body: unknown) => {
+        res.writeHead(status, { 'Content-Type': 'application/json' })
+        res.end(JSON.stringify(body))
+      }
+      if (route === 'POST /apis/coordination.k8s.io/v1/namespaces/tazuna/leases') {
+        if (!exists) return answer(404, { kind: 'Status', reason: 'NotFound' })
+        return answer(201, { metadata: { name: 'l', resourceVersion: '1' }, spec: {} })
+      }
+      if (route === 'GET /api/v1/namespaces/tazuna') {
+        return answer(exists ? 200 : 404, exists ? { metadata: { name: 'tazuna' } } : {})
+      }
+      if (route === 'POST /api/v1/namespaces') {
+        exists = true
+        return answer(201, { metadata: { name: 'tazuna' } })
+      }
+      answer(500, {})
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    servers.push({
+      url,
+      requests: [],
+      connections: 0,
+      close: () =>
+        new Promise<void>((resolve) => {
+          server.closeAllConnections()
+          server.close(() => resolve())
+        })
+    })
+    return { url, seen }
+  }
+
+  const lease = { holder: 'run-1', durationSeconds: 60, now: Date.now() }
+
+  it('takes a free lock with the create alone, and then knows the namespace exists', async () => {
+    const { url, seen } = await leaseServer(true)
+    const session = openKubeSession({ env: { KUBECONFIG: kubeconfigFile(url) } })
+    expect(await session.leases.create('l', lease)).not.toBe('conflict')
+    await session.store.ensureNamespace()
+    session.close()
+    expect(seen).toEqual(['POST /apis/coordination.k8s.io/v1/namespaces/tazuna/leases'])
+  })
+
+  it('creates namespace tazuna when the first Lease has nowhere to go, then the Lease', async () => {
+    const { url, seen } = await leaseServer(false)
+    const session = openKubeSession({ env: { KUBECONFIG: kubeconfigFile(url) } })
+    expect(await session.leases.create('l', lease)).not.toBe('conflict')
+    session.close()
+    expect(seen).toEqual([
+      'POST /apis/coordination.k8s.io/v1/namespaces/tazuna/leases',
+      'GET /api/v1/namespaces/tazuna',
+      'POST /api/v1/namespaces',
+      'POST /apis/coordination.k8s.io/v1/namespaces/tazuna/leases'
+    ])
   })
 })
 
