@@ -7,18 +7,15 @@
  */
 import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs'
-import { readFile, writeFile } from 'node:fs/promises'
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { createInterface } from 'node:readline'
 import { promisify } from 'node:util'
-import { zstdDecompress } from 'node:zlib'
+import { zstdDecompressSync } from 'node:zlib'
 import type { PathPolicy } from '../config/confinement.js'
 import { RenderProgramStoppedError, type ProgramResponse } from './go-render-program.js'
 import { pendingCalls } from './pending-calls.js'
-
-const unzstd = promisify(zstdDecompress)
 
 /** The native builds there are: Node's `process.arch` by Linux artifact suffix. */
 const NATIVE_ARCHES: Readonly<Record<string, string>> = { x64: 'x64', arm64: 'arm64' }
@@ -56,17 +53,17 @@ export async function locateNativeKustomize(
     })
     packed = path.join(stdout.trim(), artifact)
   }
-  // On the thread pool, so that this thread goes on meanwhile (a sync unpacks while it waits
-  // for State, docs/benchmarks.md#program-beside-the-state-read). Into one buffer of the
-  // frame's size: zstd then decodes in a single pass, without its 8 MiB window and a copy of the
-  // 11 MB out of 16 KiB pieces (42 ms and +11 MiB of peak memory instead of 110 ms and +25 MiB).
-  const packedBytes = await readFile(packed)
+  // In this thread, at once, where the thread pool's callbacks would wait behind whatever the
+  // engine evaluates meanwhile. Into one buffer of the frame's size: zstd then decodes in a
+  // single pass, without its 8 MiB window and a copy of the 11 MB out of 16 KiB pieces (42 ms
+  // and +11 MiB of peak memory instead of 110 ms and +25 MiB, docs/benchmarks.md).
+  const packedBytes = readFileSync(packed)
   const size = zstdContentSize(packedBytes)
-  const bytes = await unzstd(packedBytes, size ? { chunkSize: size } : {})
+  const bytes = zstdDecompressSync(packedBytes, size ? { chunkSize: size } : {})
   const dir = mkdtempSync(path.join(tempDir ?? tmpdir(), 'tazuna-render-'))
   process.once('exit', () => rmSync(dir, { recursive: true, force: true }))
   const executable = path.join(dir, `render-kustomize-${randomBytes(4).toString('hex')}`)
-  await writeFile(executable, bytes, { mode: 0o700 })
+  writeFileSync(executable, bytes, { mode: 0o700 })
   chmodSync(executable, 0o700)
   return executable
 }
