@@ -66,15 +66,19 @@ export async function compileGoWasm(
   what: string,
   maxMemoryBytes?: number
 ): Promise<CompiledGoWasm> {
-  let glue: string
-  let packed: Buffer
-  try {
-    ;[packed, glue] = await Promise.all([readFile(files.wasm), readFile(files.wasmExec, 'utf8')])
-  } catch (error) {
-    throw new Error(`cannot read ${what} (${files.wasm}): ${(error as Error).message}`, {
-      cause: error
-    })
+  // Both reads settle before either failure is reported: the program's own file first, so
+  // that the error does not depend on which read the thread pool finished first.
+  const [wasmRead, glueRead] = await Promise.allSettled([
+    readFile(files.wasm),
+    readFile(files.wasmExec, 'utf8')
+  ])
+  const failed = [wasmRead, glueRead].find((read) => read.status === 'rejected')
+  if (failed !== undefined) {
+    const error = failed.reason as Error
+    throw new Error(`cannot read ${what} (${files.wasm}): ${error.message}`, { cause: error })
   }
+  const packed = (wasmRead as PromiseFulfilledResult<Buffer>).value
+  const glue = (glueRead as PromiseFulfilledResult<string>).value
   const bytes = await unpackWasm(files.wasm, packed)
   const module = await webAssembly.compile(
     maxMemoryBytes === undefined ? bytes : withMemoryMaximum(bytes, maxMemoryBytes)
