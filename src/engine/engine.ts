@@ -243,6 +243,7 @@ export function createEngine(settings: EngineSettings, ports: EnginePorts): Engi
       // the lock has gone out: its unpacking then fills the wait for the answer, and a manifest
       // that must render finds it started (docs/benchmarks.md#program-beside-the-state-read).
       if (stateRead === undefined) prepare(run)
+      // One timer turn later: by then the request has been written to its socket.
       const whileStateIsRead = () => void ports.clock.sleep(0).then(() => prepare(run))
       const render = !request.sync
         ? withObjectSizeLimit(delegateRenderer(run))
