@@ -97,6 +97,23 @@ async function fakeServer(
   return fake
 }
 
+/** Listens on loopback, to be closed after the test; the server's URL. */
+async function listening(server: http.Server): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  servers.push({
+    url,
+    requests: [],
+    connections: 0,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      })
+  })
+  return url
+}
+
 /**
  * An HTTP server that destroys the connection of its first `failures` requests (or leaves them
  * unanswered, `hang`), then answers 200.
@@ -116,19 +133,7 @@ async function resettingServer(
     res.writeHead(200, { 'Content-Type': 'application/json' })
     res.end('{}')
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-  servers.push({
-    url,
-    requests: [],
-    connections: 0,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections()
-        server.close(() => resolve())
-      })
-  })
-  return { url, requests: () => requests }
+  return { url: await listening(server), requests: () => requests }
 }
 
 function clientFor(server: string, budgetMs = 5000): KubeClient {
@@ -471,19 +476,7 @@ describe('the run lock and namespace tazuna', () => {
       }
       answer(500, {})
     })
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-    servers.push({
-      url,
-      requests: [],
-      connections: 0,
-      close: () =>
-        new Promise<void>((resolve) => {
-          server.closeAllConnections()
-          server.close(() => resolve())
-        })
-    })
-    return { url, seen }
+    return { url: await listening(server), seen }
   }
 
   const lease = { holder: 'run-1', durationSeconds: 60, now: Date.now() }

@@ -63,6 +63,11 @@ function fakeClock(start = 1_000_000): Clock & { t: number } {
   return clock
 }
 
+/** A Lease of 60 s left by `holder`, last renewed at `renewedAt`. */
+function plant(store: MemoryLeases, holder: string, renewedAt: number, resourceVersion: string) {
+  store.leases.set('tazuna-lock-x', { holder, renewedAt, durationSeconds: 60, resourceVersion })
+}
+
 const quiet = { info: () => undefined, warn: () => undefined }
 const options = { name: 'tazuna-lock-x', holder: 'run-1', ttlSeconds: 60, waitSeconds: 30 }
 
@@ -93,12 +98,7 @@ describe('the run lock', () => {
   it('takes over its own Lease left behind, reading it after the create conflicts', async () => {
     const store = new MemoryLeases()
     const clock = fakeClock()
-    store.leases.set('tazuna-lock-x', {
-      holder: 'run-1',
-      renewedAt: clock.t - 1_000,
-      durationSeconds: 60,
-      resourceVersion: '3'
-    })
+    plant(store, 'run-1', clock.t - 1_000, '3')
     const held = await acquireLock(store, clock, quiet, options)
     expect(store.calls).toEqual(['create run-1', 'read', 'update run-1'])
     expect(store.leases.get('tazuna-lock-x')?.resourceVersion).not.toBe('3')
@@ -128,12 +128,7 @@ describe('the run lock', () => {
   it('takes over a Lease whose holder stopped renewing once it expired', async () => {
     const store = new MemoryLeases()
     const clock = fakeClock()
-    store.leases.set('tazuna-lock-x', {
-      holder: 'killed run',
-      renewedAt: clock.t - 50_000,
-      durationSeconds: 60,
-      resourceVersion: '7'
-    })
+    plant(store, 'killed run', clock.t - 50_000, '7')
     const held = await acquireLock(store, clock, quiet, options)
     expect(store.leases.get('tazuna-lock-x')?.holder).toBe('run-1')
     expect(clock.t - 1_000_000).toBeGreaterThanOrEqual(10_000)
