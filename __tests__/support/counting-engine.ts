@@ -60,18 +60,30 @@ export async function syncCounting(
   env: Record<string, string | undefined>,
   prune: boolean
 ): Promise<string[]> {
-  const { engine, renders } = countingEngine(file, env)
+  return (await syncObserved(file, env, { prune })).renders
+}
+
+/**
+ * `apply --sync` of `file` loaded as the command line loads it; asserts success, returns the
+ * renders and the events of {@link countingEngine}.
+ */
+export async function syncObserved(
+  file: string,
+  env: Record<string, string | undefined>,
+  options: { prune?: boolean; renderAll?: boolean } = {}
+): Promise<{ renders: string[]; events: string[] }> {
+  const { engine, renders, events } = countingEngine(file, env, options.renderAll)
   try {
-    const { run } = await engine.check()
-    const outcome = await engine.apply(run!, {
+    const run = await engine.loadForApply({ sync: true })
+    const outcome = await engine.apply(run, {
       sync: true,
-      prune,
+      prune: options.prune ?? false,
       atomic: false,
       gitCommitHash: '',
       log: quiet
     })
     expect(outcome.failure).toBeUndefined()
-    return renders
+    return { renders, events }
   } finally {
     engine.close()
   }

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { RENDER_RECORD_ANNOTATION } from '../../../src/state/render-record.js'
 import { stateConfigMapName, STATE_NAMESPACE } from '../../../src/state/state.js'
 import { adminKubeconfig, adminSession, uniqueName } from '../../support/cluster.js'
-import { countingEngine, syncCounting } from '../../support/counting-engine.js'
+import { countingEngine, syncCounting, syncObserved } from '../../support/counting-engine.js'
 import { renderModuleEnv } from '../../support/render-module.js'
 import { goTemplateEngineFiles } from '../../unit/go/template/go-oracle.js'
 
@@ -262,22 +262,9 @@ describe('render records', () => {
     const p = writeProject()
     await sync(p.file)
     writeObjects(p.dir, 'b', p.ns, '2')
-    const { engine, renders, events } = engineAt(p.file, renderAll)
-    try {
-      const run = await engine.loadForApply({ sync: true })
-      const outcome = await engine.apply(run, {
-        sync: true,
-        prune: false,
-        atomic: false,
-        gitCommitHash: '',
-        log: { info: () => undefined, warn: () => undefined }
-      })
-      expect(outcome.failure).toBeUndefined()
-      expect(events.filter((e, i) => events.indexOf(e) === i)).toEqual(order)
-      expect(renders.sort()).toEqual(renderAll ? ['a', 'b'] : ['b'])
-    } finally {
-      engine.close()
-    }
+    const { renders, events } = await syncObserved(p.file, env, { renderAll })
+    expect(events.filter((e, i) => events.indexOf(e) === i)).toEqual(order)
+    expect(renders.sort()).toEqual(renderAll ? ['a', 'b'] : ['b'])
     rmSync(p.dir, { recursive: true })
   })
 
