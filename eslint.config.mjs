@@ -129,6 +129,22 @@ export default tseslint.config(
       ]
     }
   },
+  // Files Node runs itself (`npm run demo`, scripts/cluster.sh, jest's global setup) go
+  // through Node's type stripping, which only erases types: syntax that needs a compiler
+  // (parameter properties, enums, namespaces) fails there although ts-jest accepts it.
+  {
+    files: ['__tests__/github-emulator/**/*.ts', '__tests__/cluster/**/*.ts', 'scripts/**/*.ts'],
+    rules: {
+      '@typescript-eslint/parameter-properties': ['error', { prefer: 'class-property' }],
+      'no-restricted-syntax': [
+        'error',
+        ...['TSEnumDeclaration', 'TSModuleDeclaration[declare!=true]'].map((selector) => ({
+          selector,
+          message: 'Node runs this file by type stripping, which cannot run this syntax.'
+        }))
+      ]
+    }
+  },
   {
     files: ['__tests__/**/*.ts'],
     ...jest.configs['flat/recommended'],

@@ -84,16 +84,14 @@ export class GitHubEmulator {
 
   private readonly server: Server
   private readonly serverUrl: string
+  private readonly options: EmulatorOptions
   readonly url: string
 
   // No parameter properties: Node's type stripping (used by the demo) only erases types.
-  private constructor(
-    server: Server,
-    url: string,
-    private readonly options: EmulatorOptions
-  ) {
+  private constructor(server: Server, url: string, options: EmulatorOptions) {
     this.server = server
     this.url = url
+    this.options = options
     this.serverUrl = options.serverUrl ?? 'https://github.com'
     this.tokens = options.tokens ?? {
       'test-token': { login: 'github-actions[bot]', type: 'Bot', integration: true }
