@@ -31,5 +31,7 @@ const { runCli } = await import('./index.js')
 process.exitCode = await runCli(process.argv.slice(2))
 SHIM
 chmod +x "$out/cli.js"
+# What it was built from, for scripts/demo.sh (see the script).
+node scripts/source-id.mjs >"$out/source-id.txt"
 # Last: the bundle's identity, for render records (see the script).
 node scripts/stamp-build.mjs "$out"

@@ -1,20 +1,27 @@
 #!/usr/bin/env bash
 # npm run demo: the action end to end on this machine, no GitHub and no real cluster needed.
-#  1. builds the bundle into a temporary directory (scripts/bundle.sh) and starts a throwaway
-#     kube-apiserver (scripts/cluster.sh) and the loopback GitHub emulator;
-#  2. runs the pull-request flow on a copy of examples/ (node index.js with a runner-like
+#  1. uses the committed dist/ when it was built from the sources in the working tree
+#     (dist/source-id.txt, scripts/source-id.mjs), else builds the bundle into a temporary
+#     directory (scripts/bundle.sh); starts a throwaway kube-apiserver (scripts/cluster.sh) and
+#     the loopback GitHub emulator;
+#  2. makes a git repository with the history a pull request has (main, and a branch that adds
+#     examples/), runs the pull-request flow on it (node index.js with a runner-like
 #     environment) and prints the rendered PR comment;
-#  3. runs the merge flow (layered apply + state sync) and prints the job summary and report;
-#  4. changes one object in the copy and prints the next pull request's Diff comment;
+#  3. merges the branch and runs the merge flow (layered apply + state sync) on the merge
+#     commit; prints the job summary and report;
+#  4. opens a second pull request that changes one object and prints its Diff comment, with
+#     the content diff from the base commit;
 #  5. stops what it started.
-# Works on a fresh clone: brings Node 24 and node_modules (scripts/bootstrap.sh) and checks for Go.
+# Works on a fresh clone: brings Node 24 and node_modules (scripts/bootstrap.sh) and checks for
+# Go (the demo cluster is built from Go modules). `npm test` runs this script
+# (__tests__/e2e/demo.test.ts), so README's first command cannot break unnoticed.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$repo"
 # shellcheck source=scripts/bootstrap.sh
 . scripts/bootstrap.sh
 bootstrap_node
-require_go 'to build the template engine and the demo cluster'
+require_go 'to build the demo cluster'
 work="$(mktemp -d "${TMPDIR:-/tmp}/tazuna-demo-XXXXXX")"
 emulator_pid=''
 started_cluster=0
@@ -28,8 +35,14 @@ trap cleanup EXIT
 
 step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 
-step "Building the action into $work/dist (scripts/bundle.sh)"
-bash scripts/bundle.sh "$work/dist"
+if [ -f dist/source-id.txt ] && [ "$(cat dist/source-id.txt)" = "$(node scripts/source-id.mjs)" ]; then
+  step 'Using the committed dist/ (built from the sources in this working tree)'
+  dist="$repo/dist"
+else
+  step "Sources changed since dist/ was built: building the action into $work/dist (scripts/bundle.sh)"
+  dist="$work/dist"
+  bash scripts/bundle.sh "$dist"
+fi
 
 step 'Starting the throwaway cluster (scripts/cluster.sh)'
 if bash scripts/cluster.sh env >"$work/cluster.env" 2>/dev/null; then
@@ -53,11 +66,23 @@ for _ in $(seq 1 50); do
   sleep 0.1
 done
 api_url="$(sed -n 's/^GITHUB_API_URL=//p' "$work/emulator.out")"
+if [ -z "$api_url" ]; then
+  echo "the GitHub emulator did not start (node __tests__/github-emulator/server.ts):" >&2
+  cat "$work/emulator.err" >&2
+  exit 1
+fi
 echo "GITHUB_API_URL=$api_url"
 
-cp -R examples "$work/repo"
-head_sha=1111111111111111111111111111111111111111
-merge_sha=2222222222222222222222222222222222222222
+git_repo() { git -C "$work/repo" -c user.name=demo -c user.email=demo@example.com "$@"; }
+mkdir "$work/repo"
+git_repo init -q -b main
+echo '# acme/deploy' >"$work/repo/README.md"
+git_repo add README.md
+git_repo commit -q -m 'Start the deploy repository'
+git_repo checkout -q -b add-examples
+cp -R examples/. "$work/repo/"
+git_repo add -A
+git_repo commit -q -m 'Deploy the example manifests'
 
 # Runs node index.js as GitHub's runner would: inputs as INPUT_<NAME> (dashes kept).
 run_action() { # event sha payload kubeconfig
@@ -73,13 +98,13 @@ run_action() { # event sha payload kubeconfig
     GITHUB_SERVER_URL=https://github.com GITHUB_RUN_ID=1 GITHUB_WORKSPACE="$work/repo" \
     GITHUB_STEP_SUMMARY="$run/summary.md" GITHUB_OUTPUT="$run/output.txt" RUNNER_TEMP="$run/temp" \
     INPUT_CONFIG=tazuna.yaml INPUT_KUBECONFIG="$kubeconfig" INPUT_GITHUB-TOKEN=test-token \
-    node "$work/dist/index.js") >"$run/log.txt" 2>&1 || status=$?
+    node "$dist/index.js") >"$run/log.txt" 2>&1 || status=$?
   LAST_RUN="$run"
   return "$status"
 }
 
-pr_payload() { # head sha
-  printf '{"number":7,"pull_request":{"number":7,"head":{"sha":"%s","repo":{"full_name":"acme/deploy"}},"base":{"repo":{"full_name":"acme/deploy"}}},"repository":{"full_name":"acme/deploy","name":"deploy","owner":{"login":"acme"}}}' "$1"
+pr_payload() { # number head-sha base-sha
+  printf '{"number":%s,"pull_request":{"number":%s,"head":{"sha":"%s","repo":{"full_name":"acme/deploy"}},"base":{"ref":"main","sha":"%s","repo":{"full_name":"acme/deploy"}}},"repository":{"full_name":"acme/deploy","name":"deploy","owner":{"login":"acme"}}}' "$1" "$1" "$2" "$3"
 }
 
 show_comment() {
@@ -108,15 +133,19 @@ show_outputs() {
   outputs_json
 }
 
-step 'Pull request: check + Diff against recorded State (read-only kubeconfig)'
-run_action pull_request "$head_sha" "$(pr_payload "$head_sha")" "$TAZUNA_TEST_READER_KUBECONFIG" ||
-  { cat "$LAST_RUN/log.txt"; exit 1; }
+rev() { git_repo rev-parse "$1"; }
+
+step 'Pull request #7 (add-examples -> main): check + Diff against recorded State (read-only kubeconfig)'
+run_action pull_request "$(rev add-examples)" "$(pr_payload 7 "$(rev add-examples)" "$(rev main)")" \
+  "$TAZUNA_TEST_READER_KUBECONFIG" || { cat "$LAST_RUN/log.txt"; exit 1; }
 show_outputs
 echo '-- the pull-request comment:'
 show_comment
 
-step 'Merge to main: check + layered apply with state sync'
-run_action push "$merge_sha" '{"ref":"refs/heads/main"}' "$TAZUNA_TEST_ADMIN_KUBECONFIG" ||
+step 'Merge #7 into main: check + layered apply with state sync of the merge commit'
+git_repo checkout -q main
+git_repo merge -q --no-ff -m 'Merge pull request #7 from acme/add-examples' add-examples
+run_action push "$(rev main)" '{"ref":"refs/heads/main"}' "$TAZUNA_TEST_ADMIN_KUBECONFIG" ||
   { cat "$LAST_RUN/log.txt"; exit 1; }
 echo '-- log (one group per manifest):'
 sed -n '/^::group::/,/^::endgroup::/p' "$LAST_RUN/log.txt" | sed -e 's/^::group::/▸ /' -e '/^::endgroup::/d' -e '/^[^▸]/s/^/    /'
@@ -126,13 +155,14 @@ echo '-- report.txt:'
 report_json="$(outputs_json | node -e 'console.log(JSON.parse(require("fs").readFileSync(0, "utf8"))["report-path"])')"
 cat "$(dirname "$report_json")/report.txt"
 
-step 'Change one object: GREETING hello -> bonjour in manifests/config/settings.yaml'
+step 'Pull request #8: GREETING hello -> bonjour in manifests/config/settings.yaml'
+git_repo checkout -q -b bonjour
 sed -i 's/GREETING: hello/GREETING: bonjour/' "$work/repo/manifests/config/settings.yaml"
-next_sha=3333333333333333333333333333333333333333
-run_action pull_request "$next_sha" "$(pr_payload "$next_sha")" "$TAZUNA_TEST_READER_KUBECONFIG" ||
-  { cat "$LAST_RUN/log.txt"; exit 1; }
+git_repo commit -q -am 'Greet in French'
+run_action pull_request "$(rev bonjour)" "$(pr_payload 8 "$(rev bonjour)" "$(rev main)")" \
+  "$TAZUNA_TEST_READER_KUBECONFIG" || { cat "$LAST_RUN/log.txt"; exit 1; }
 show_outputs
-echo '-- the same comment, updated in place:'
+echo '-- its comment, with the content diff from the base commit:'
 show_comment
 
 step 'Done; stopping what the demo started'

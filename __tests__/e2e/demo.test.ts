@@ -1,0 +1,81 @@
+// README's first command, `npm run demo`, run as a newcomer runs it: `bash scripts/demo.sh`,
+// which starts the GitHub emulator with plain Node (type stripping, not ts-jest), its own
+// throwaway cluster (scripts/cluster.sh) and `node index.js` of the committed dist/ four times.
+// It broke for days once because jest compiled the emulator differently from Node: this test
+// runs the script itself, so that cannot happen again unnoticed.
+import { beforeAll, describe, expect, it } from '@jest/globals'
+import { spawn, spawnSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
+
+const repo = path.resolve(import.meta.dirname, '../..')
+// Starting the demo cluster and four action runs; a rebuild of dist/ when the sources changed
+// since it was built (a developer's working tree) adds minutes on a cold machine.
+const DEMO_TIMEOUT_MS = 15 * 60_000
+
+interface DemoRun {
+  status: number | null
+  output: string
+}
+
+/** Runs scripts/demo.sh to its end (stopped after DEMO_TIMEOUT_MS), stdout and stderr merged. */
+function runDemo(): Promise<DemoRun> {
+  const env = { ...process.env }
+  delete env.NODE_OPTIONS // jest's --experimental-vm-modules is not the newcomer's
+  const child = spawn('bash', ['scripts/demo.sh'], { cwd: repo, env, timeout: DEMO_TIMEOUT_MS })
+  const chunks: Buffer[] = []
+  child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk))
+  child.stderr.on('data', (chunk: Buffer) => chunks.push(chunk))
+  return new Promise((resolve, reject) => {
+    child.on('error', reject)
+    child.on('close', (status) => resolve({ status, output: Buffer.concat(chunks).toString() }))
+  })
+}
+
+/** The text of one `== step` of the demo's output, up to the next step. */
+function stepText(output: string, title: string): string {
+  const start = output.indexOf(`== ${title}`)
+  if (start < 0) throw new Error(`the demo printed no step "${title}":\n${output}`)
+  const next = output.indexOf('\n== ', start + 1)
+  return output.slice(start, next < 0 ? undefined : next)
+}
+
+describe('npm run demo', () => {
+  let demo: DemoRun
+  beforeAll(async () => {
+    demo = await runDemo()
+  }, DEMO_TIMEOUT_MS + 60_000)
+
+  it('runs to its end', () => {
+    if (demo.status !== 0) throw new Error(`demo exited ${demo.status}:\n${demo.output}`)
+    expect(demo.output).toContain('== Done; stopping what the demo started')
+  })
+
+  it('starts the GitHub emulator with plain Node', () => {
+    expect(demo.output).toMatch(/^GITHUB_API_URL=http:\/\/127\.0\.0\.1:\d+$/m)
+  })
+
+  it('runs the committed dist/ when it was built from these sources', () => {
+    const current = spawnSync('node', ['scripts/source-id.mjs'], { cwd: repo, encoding: 'utf8' })
+    const built = readFileSync(path.join(repo, 'dist/source-id.txt'), 'utf8')
+    const expected =
+      current.stdout === built
+        ? '== Using the committed dist/'
+        : '== Sources changed since dist/ was built'
+    expect(demo.output).toContain(expected)
+  })
+
+  it('applies the merge commit layer by layer', () => {
+    const merge = stepText(demo.output, 'Merge #7 into main')
+    for (const manifest of ['namespaces', 'config', 'cache', 'web', 'worker']) {
+      expect(merge).toContain(`▸ ${manifest}`)
+    }
+  })
+
+  it("shows the second pull request's change as a content diff from its base commit", () => {
+    const second = stepText(demo.output, 'Pull request #8')
+    expect(second).toMatch(/^-\s+GREETING: hello$/m)
+    expect(second).toMatch(/^\+\s+GREETING: bonjour$/m)
+    expect(second).not.toContain('could not be rendered')
+  })
+})
