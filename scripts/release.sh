@@ -57,8 +57,11 @@ parse_args() {
   while [ $# -gt 0 ]; do
     case "$1" in
       --dry-run) dry_run=true ;;
-      --commit) rev="${2:?$usage}"; shift ;;
-      --remote) remote="${2:?$usage}"; shift ;;
+      --commit | --remote)
+        [ $# -ge 2 ] || bad_usage "$1 needs a value"
+        if [ "$1" = --commit ]; then rev="$2"; else remote="$2"; fi
+        shift
+        ;;
       -*) bad_usage "unknown option $1" ;;
       *) [ -z "$tag" ] || bad_usage "one tag only (got $tag and $1)"; tag="$1" ;;
     esac

@@ -144,6 +144,16 @@ describe('scripts/release.sh refuses', () => {
     }
   )
 
+  it.each([[['--commit']], [['--bogus', 'v1.2.0']], [['v1.2.0', 'v1.1.0']], [[]]])(
+    'arguments it cannot use: %j',
+    (args) => {
+      const result = release('--dry-run', ...args)
+      expect(result.stderr).toContain('usage: release.sh')
+      expect(result.stdout).toBe('')
+      expect(result.status).toBe(2)
+    }
+  )
+
   it('a tag that points at another commit than the one released', () => {
     const result = release('--dry-run', 'v1.1.0')
     expect(result.stderr).toContain(
