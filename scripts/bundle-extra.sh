@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Called by scripts/bundle.sh with the dist directory as $1: puts our three WebAssembly programs
-# (src/go/build-wasm.sh) next to the bundle, where src/adapters/go-wasm-files.ts looks first:
+# (src/go/build-go.sh) next to the bundle, where src/adapters/go-wasm-files.ts looks first:
 # the Go template engine (src/go/template/engine) and the two render programs
 # (src/go/render/module: krusty, and the Helm SDK).
 set -euo pipefail
@@ -19,6 +19,19 @@ for other in "$kustomize/render-kustomize-wasm_exec.js" "$helm/render-helm-wasm_
   cmp -s "$glue" "$other" || { echo "bundle-extra: $other differs from $glue (built by another Go?)" >&2; exit 1; }
 done
 cp "$glue" "$dist/go-wasm_exec.js"
+# What built each Go program here (src/go/build-go.sh's NAME-build.txt), for the test that
+# holds dist/ to its sources (docs/renderers.md#keeping-the-history-small).
+{
+  echo "# The Go programs of dist/: artifact, its sha256, the sha256 of its inputs (src/go/build-go.sh), Go."
+  echo "# Written by scripts/bundle-extra.sh; checked by __tests__/unit/foundation/go-builds.test.ts."
+  for entry in "$engine gotemplate.wasm.br" "$kustomize render-kustomize.wasm.br" "$helm render-helm.wasm.br" \
+    "$native render-kustomize-linux-x64.zst" "$native render-kustomize-linux-arm64.zst"; do
+    read -r dir artifact <<<"$entry"
+    build="$(echo "$dir"/*-build.txt)"
+    printf '%s %s %s %s\n' "$artifact" "$(sha256sum <"$dist/$artifact" | cut -d' ' -f1)" \
+      "$(sed -n 's/^inputs //p' "$build")" "$(sed -n 's/^go //p' "$build")"
+  done
+} >"$dist/go-builds.txt"
 # One licence file for the render programs: they share most modules (the native krusty all of
 # the WebAssembly one's).
 node scripts/merge-licenses.mjs "$dist/render-licenses.txt" \

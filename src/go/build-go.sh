@@ -8,13 +8,17 @@
 #   native: NAME-linux-x64.zst, NAME-linux-arm64.zst   GOOS=linux, GOARCH=amd64 / arm64, static
 #           (docs/renderers.md#native-kustomize)
 #   both:   NAME-licenses.txt  licences of Go and of every module compiled in
+#           NAME-build.txt     `inputs <digest>` and `go <version>`: what built it, which
+#                              scripts/bundle-extra.sh records in dist/go-builds.txt
 # Every program is built with -trimpath -buildvcs=false -ldflags='-s -w' and compressed by Node:
 # WebAssembly with brotli q11 (brotli beats gzip -9 by about a third), native programs with
 # zstd level 19 (5% larger than brotli, but unpacked in a fifth of the time: 17 ms against
 # 89 ms for krusty, on every run that renders).
-# <key> is the sha256 of the module's sources, this script, the target and `go version`; the
-# same key gives the same bytes (no VCS stamp, no paths; brotli output depends only on its input
-# and parameters), which keeps check-dist stable and dist/ unchanged until the Go side changes.
+# <key> is the sha256 of the inputs digest (the sha256 of the module's sources, this script, the
+# name, package and target) and `go version`; the same key gives the same bytes (no VCS stamp,
+# no paths; brotli output depends only on its input and parameters), which keeps check-dist
+# stable and dist/ unchanged until the Go side changes (docs/renderers.md#keeping-the-history-small).
+# BUILD_GO_INPUTS=print prints the inputs digest and builds nothing (no Go needed).
 # Used by the modules' build.sh (src/go/template/engine, src/go/render/module).
 set -euo pipefail
 
@@ -27,6 +31,12 @@ target="${4:-wasm}"
 case "$target" in wasm | native) ;; *) echo "$usage" >&2; exit 2 ;; esac
 cache="${TAZUNA_ACTION_CACHE:-$(cd ~ && pwd)/.cache/tazuna-action}/wasm" # ~: HOME, else the passwd entry
 log() { printf '%s: %s\n' "$name" "$*" >&2; }
+sources() { (cd "$module" && find . -type f \( -name '*.go' -o -name go.mod -o -name go.sum -o -name build.sh \) | LC_ALL=C sort); }
+inputs="$( (cd "$module" && sources | xargs sha256sum && sha256sum <"$here/build-go.sh" && echo "$name $package $target") | sha256sum | cut -d' ' -f1)"
+if [ "${BUILD_GO_INPUTS:-}" = print ]; then
+  echo "$inputs"
+  exit 0
+fi
 
 if ! command -v go >/dev/null 2>&1 && [ -x /usr/local/go/bin/go ]; then
   PATH="/usr/local/go/bin:$PATH"
@@ -43,11 +53,10 @@ builds() {
     echo "linux arm64 $name-linux-arm64 zst"
   fi
 }
-sources() { (cd "$module" && find . -type f \( -name '*.go' -o -name go.mod -o -name go.sum -o -name build.sh \) | LC_ALL=C sort); }
-key="$( (cd "$module" && sources | xargs sha256sum && sha256sum <"$here/build-go.sh" && echo "$name $package $target" && go version) | sha256sum | cut -c1-32)"
+key="$( (echo "$inputs" && go version) | sha256sum | cut -c1-32)"
 out="$cache/$key"
 ready() {
-  [ -f "$out/$name-licenses.txt" ] || return 1
+  [ -f "$out/$name-licenses.txt" ] && [ -f "$out/$name-build.txt" ] || return 1
   [ "$target" = native ] || [ -f "$out/$name-wasm_exec.js" ] || return 1
   while read -r _ _ artifact ext; do [ -f "$out/$artifact.$ext" ] || return 1; done < <(builds)
 }
@@ -94,6 +103,7 @@ read -r goos goarch artifact ext < <(builds)
       cat "$dir"/LICENSE* "$dir"/LICENCE* "$dir"/COPYING* 2>/dev/null || echo "(no licence file found)"
     done
 } >"$tmp/$name-licenses.txt"
+printf 'inputs %s\ngo %s\n' "$inputs" "$(go version | cut -d' ' -f3)" >"$tmp/$name-build.txt"
 mkdir -p "$out"
 mv -f "$tmp"/* "$out"/
 log "built ($target) in $((SECONDS - start))s: $(cd "$out" && du -cb ./*.br ./*.zst 2>/dev/null | tail -1 | cut -f1) bytes (compressed)"
