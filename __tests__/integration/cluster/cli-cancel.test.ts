@@ -82,7 +82,7 @@ describe('a command line run its test leaves in flight', () => {
     void leftBehind.then(() => {
       ended = true
     })
-    while (!proxy.requests.some(isStateRead)) await sleep(50)
+    while (!proxy.requests.some(isStateRead) && !ended) await sleep(50)
     expect(ended).toBe(false)
   })
 
