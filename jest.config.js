@@ -6,7 +6,10 @@ const base = {
   extensionsToTreatAsEsm: ['.ts'],
   resolver: 'ts-jest-resolver',
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }] },
-  moduleFileExtensions: ['ts', 'js', 'json']
+  moduleFileExtensions: ['ts', 'js', 'json'],
+  // After every test, command line runs it left in flight (a timeout) are cancelled and
+  // awaited, so that no test's work goes on into the next one.
+  setupFilesAfterEnv: ['<rootDir>/__tests__/support/end-runs-after-each.ts']
 }
 
 export default {

@@ -12,6 +12,9 @@ bootstrap_node
 require_go 'to build the template engine and the test toolchain'
 if [[ " $* " != *" --selectProjects unit "* ]]; then
   bash scripts/build-tools.sh
+  # The test OCI registry of the chart and oras tests (cached; a first build downloads and
+  # compiles go-containerregistry, minutes on a busy machine, inside no test's time).
+  bash __tests__/registry/build.sh >/dev/null
 fi
 # The Go programs (cached; a first build of the render module takes minutes, longer
 # than one test may wait).

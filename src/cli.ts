@@ -292,7 +292,8 @@ export function createCliEngine(
       log,
       confine: repositoryPolicy(flags),
       ...(flags.renderLimits ? { renderLimits: flags.renderLimits } : {}),
-      ...(twin ? { twin } : {})
+      ...(twin ? { twin } : {}),
+      ...(io.signal ? { signal: io.signal } : {})
     }),
     ...ports
   })

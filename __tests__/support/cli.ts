@@ -1,9 +1,10 @@
 // Command line runs for tests, in one result shape: `tazuna-action` in-process through
 // src/cli.ts's runCli with captured output, or a command line program as a process
-// (`node dist/cli.js`, the real Tazuna CLI).
+// (`node dist/cli.js`, the real Tazuna CLI). A run still going when its test ends (a timeout)
+// is cancelled and awaited before the next test starts (support/runs-in-flight.ts).
 import { execFile } from 'node:child_process'
-import { promisify } from 'node:util'
 import { runCli, type CliIo } from '../../src/cli.js'
+import { trackRun } from './runs-in-flight.js'
 
 /** What a command line run returned and printed. */
 export interface CliResult {
@@ -15,47 +16,67 @@ export interface CliResult {
 /**
  * Runs `tazuna-action <argv>` in-process; `env` is all the environment it sees. `stdin` answers
  * a prompt (a line ending in a newline); without it, stdin ends at once (EOF). `tty` says
- * stdout is a terminal (colour).
+ * stdout is a terminal (colour). Cancelled (CliIo.signal) if still running when its test ends.
  */
-export async function runCliInProcess(
+export function runCliInProcess(
   argv: readonly string[],
   env: CliIo['env'] = {},
   stdin?: string,
   tty = false
 ): Promise<CliResult> {
-  let stdout = ''
-  let stderr = ''
-  const code = await runCli(argv, {
-    stdout: (t) => void (stdout += t),
-    stderr: (t) => void (stderr += t),
-    env,
-    isTTY: tty,
-    readLine: () =>
-      stdin?.includes('\n') ? Promise.resolve(stdin) : Promise.reject(new Error('EOF'))
+  return trackRun(async (signal) => {
+    let stdout = ''
+    let stderr = ''
+    const code = await runCli(argv, {
+      stdout: (t) => void (stdout += t),
+      stderr: (t) => void (stderr += t),
+      env,
+      isTTY: tty,
+      readLine: () =>
+        stdin?.includes('\n') ? Promise.resolve(stdin) : Promise.reject(new Error('EOF')),
+      signal
+    })
+    return { code, stdout, stderr }
   })
-  return { code, stdout, stderr }
 }
 
 /**
  * Runs `file <args>` as a process with exactly `env` plus the run's TMPDIR (see
  * __tests__/README.md). A non-zero exit is a result; a program that cannot be started, or
- * dies of a signal, throws.
+ * dies of a signal, throws. Killed (SIGTERM), and awaited until it has exited, if still
+ * running when its test ends.
  */
-export async function runCliProcess(
+export function runCliProcess(
   file: string,
   args: readonly string[],
   options: { cwd: string; env: Record<string, string | undefined> }
 ): Promise<CliResult> {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(file, args, {
-      cwd: options.cwd,
-      env: { TMPDIR: process.env.TMPDIR, ...options.env },
-      maxBuffer: 64 * 1024 * 1024
-    })
-    return { code: 0, stdout, stderr }
-  } catch (error) {
-    const e = error as { code?: unknown; stdout?: string; stderr?: string }
-    if (typeof e.code !== 'number') throw error
-    return { code: e.code, stdout: e.stdout ?? '', stderr: e.stderr ?? '' }
-  }
+  return trackRun(
+    (signal) =>
+      new Promise<CliResult>((resolve, reject) => {
+        const child = execFile(
+          file,
+          args,
+          {
+            cwd: options.cwd,
+            env: { TMPDIR: process.env.TMPDIR, ...options.env },
+            maxBuffer: 64 * 1024 * 1024,
+            signal
+          },
+          (error, stdout, stderr) => {
+            const settle = (): void => {
+              if (error === null) resolve({ code: 0, stdout, stderr })
+              else if (typeof error.code === 'number') resolve({ code: error.code, stdout, stderr })
+              else {
+                const failure: Error = error
+                reject(failure)
+              }
+            }
+            // Aborted, execFile answers at once: the result waits until the process is gone.
+            if (child.exitCode === null && child.signalCode === null) child.once('exit', settle)
+            else settle()
+          }
+        )
+      })
+  )
 }

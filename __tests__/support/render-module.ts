@@ -5,6 +5,7 @@
  */
 import { execFileSync } from 'node:child_process'
 import { join } from 'node:path'
+import { cacheDir } from '../cluster/tool-paths.js'
 import { createGoRenderModule, type RenderProgram } from '../../src/adapters/go-render-module.js'
 import { goWasmFilesIn, RENDER_PROGRAMS } from '../../src/adapters/go-wasm-files.js'
 import type { GoWasmFiles } from '../../src/adapters/go-wasm.js'
@@ -22,9 +23,15 @@ export function renderModuleFiles(program: RenderProgram): GoWasmFiles {
   return goWasmFilesIn(dir, RENDER_PROGRAMS[program])
 }
 
-/** The environment that points an engine built from source at the cached programs. */
+/**
+ * The environment that points an engine built from source at the cached programs. It names
+ * the cache too: the native kustomize program has no variable of its own and is found (or
+ * built) under `$TAZUNA_ACTION_CACHE`, else under `~` — and a test that gives the engine a
+ * HOME of its own would otherwise build it from scratch inside the test, for minutes.
+ */
 export function renderModuleEnv(): Record<string, string> {
   return {
+    TAZUNA_ACTION_CACHE: cacheDir(),
     TAZUNA_RENDER_KUSTOMIZE_WASM: renderModuleFiles('kustomize').wasm,
     TAZUNA_RENDER_HELM_WASM: renderModuleFiles('helm').wasm
   }

@@ -52,6 +52,8 @@ export interface ProcessPortsOptions {
    * (docs/renderers.md#reusing-a-render).
    */
   twin?: TwinCheckout
+  /** Cancels the run (EnginePorts.signal). */
+  signal?: AbortSignal
 }
 
 /** The engine's ports for this process. */
@@ -90,14 +92,18 @@ export function processEnginePorts(options: ProcessPortsOptions): EnginePorts {
       // Loaded here, not at the top: @kubernetes/client-node is most of the bundle, and check
       // mode and build never need it (ncc emits it as a chunk of its own, see scripts/bundle.sh).
       const { openKubeSession } = await import('./kube-session.js')
-      const session = openKubeSession({ env: sessionEnv })
+      const session = openKubeSession({
+        env: sessionEnv,
+        ...(options.signal ? { signal: options.signal } : {})
+      })
       options.onSessionOpened?.(session.describe)
       return session
     },
     env,
     registerSecret: options.registerSecret ?? (() => undefined),
     log: options.log,
-    clock: systemClock
+    clock: systemClock,
+    ...(options.signal ? { signal: options.signal } : {})
   }
 }
 

@@ -23,6 +23,11 @@ export interface KubeRequest {
   body?: unknown
   contentType?: string
   accept?: string
+  /**
+   * Sent even after the run is cancelled (KubeClient's `signal`): keeping and releasing the run
+   * lock, so that a cancelled run does not leave its Lease to block the next one.
+   */
+  evenWhenCancelled?: boolean
 }
 
 /** A response the server produced (any status). */
@@ -103,6 +108,7 @@ export class KubeClient {
   private readonly kc: KubeConfig
   private readonly retry: RetryPolicy
   private readonly clock: Clock
+  private readonly signal: AbortSignal | undefined
   private agent: { tls: TlsMaterial; agent: http.Agent } | undefined
   /** Exec plugins and auth providers (token files, OIDC) can rotate credentials mid-run. */
   private readonly perRequestAuth: boolean
@@ -110,8 +116,9 @@ export class KubeClient {
 
   constructor(
     loaded: LoadedKubeConfig,
-    options: { retry?: Partial<RetryPolicy>; clock?: Clock } = {}
+    options: { retry?: Partial<RetryPolicy>; clock?: Clock; signal?: AbortSignal } = {}
   ) {
+    this.signal = options.signal
     this.kc = loaded.kubeConfig
     this.server = loaded.server
     this.defaultNamespace =
@@ -138,6 +145,7 @@ export class KubeClient {
     const deadline = started + this.retry.budgetMs
     const mayRetry = retryRuleFor(req.method)
     for (let attempt = 0; ; attempt++) {
+      this.refuseIfCancelled(req, what)
       let retryAfter: number | undefined
       const outOfTime = (): boolean => this.clock.now() + this.delay(attempt, retryAfter) > deadline
       try {
@@ -165,6 +173,16 @@ export class KubeClient {
       }
       await this.clock.sleep(this.delay(attempt, retryAfter))
     }
+  }
+
+  /**
+   * Once the run is cancelled no request starts (src/engine/cancellation.ts), but the run lock's
+   * upkeep; one already sent is answered, so nothing of a run that ended is still on its way.
+   */
+  private refuseIfCancelled(req: KubeRequest, what: string): void {
+    if (this.signal?.aborted !== true || req.evenWhenCancelled === true) return
+    const reason = typeof this.signal.reason === 'string' ? ` (${this.signal.reason})` : ''
+    throw new ClusterError(`${what}: not sent, because the run was cancelled${reason}`)
   }
 
   /** The cause of a connection-level failure, in words. */

@@ -60,7 +60,12 @@ export class KubeLeaseStore implements LeaseStore {
   ): Promise<LeaseRecord | 'conflict'> {
     const what = `renew lock (PUT Lease ${STATE_NAMESPACE}/${name})`
     const res = await this.client.request(
-      { method: 'PUT', path: `${LEASES}/${name}`, body: leaseBody(name, lease, resourceVersion) },
+      {
+        method: 'PUT',
+        path: `${LEASES}/${name}`,
+        body: leaseBody(name, lease, resourceVersion),
+        evenWhenCancelled: true
+      },
       what
     )
     if (res.status === 409 || res.status === 404) return 'conflict'
@@ -74,7 +79,8 @@ export class KubeLeaseStore implements LeaseStore {
       {
         method: 'DELETE',
         path: `${LEASES}/${name}`,
-        body: { apiVersion: 'v1', kind: 'DeleteOptions', preconditions: { resourceVersion } }
+        body: { apiVersion: 'v1', kind: 'DeleteOptions', preconditions: { resourceVersion } },
+        evenWhenCancelled: true
       },
       what
     )

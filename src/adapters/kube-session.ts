@@ -31,6 +31,8 @@ export interface KubeSessionOptions extends KubeConfigOptions {
   retry?: Partial<RetryPolicy>
   waits?: Partial<ClusterWaits>
   clock?: Clock
+  /** Cancels the run: no request is sent after it but the run lock's upkeep (KubeRequest). */
+  signal?: AbortSignal
 }
 
 /**
@@ -42,6 +44,7 @@ export function openKubeSession(options: KubeSessionOptions = {}): KubeSession {
   const clock = options.clock ? { clock: options.clock } : {}
   const client = new KubeClient(loaded, {
     ...(options.retry ? { retry: options.retry } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
     ...clock
   })
   const discovery = new KubeDiscovery(client)

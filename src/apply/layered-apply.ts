@@ -10,6 +10,7 @@ import type { ApplyLog, Clock, Cluster, StateStore, StoredState } from './ports.
 import type { BuildDesired, ManifestUnit } from './manifest-unit.js'
 import {
   applyManifestFully,
+  buildFailure,
   ManifestError,
   messageOf,
   syncManifest,
@@ -174,7 +175,7 @@ async function runOne<M extends ManifestUnit>(m: M, lc: LayerContext<M>): Promis
   let outcome: ManifestOutcome
   try {
     const buildFailed = (error: unknown) => {
-      throw new ManifestError(m.name, `failed to build: ${messageOf(error)}`)
+      throw buildFailure(m.name, error)
     }
     const stored = lc.stored.get(m.name) ?? emptyStored()
     let desired = await deps.build(m).catch(buildFailed)

@@ -8,7 +8,7 @@ import { computeDiff, type DiffEntry } from '../state/diff.js'
 import type { BuildDesired, ManifestUnit } from './manifest-unit.js'
 import { mapConcurrently } from './layered-apply.js'
 import type { ApplyLog, StateStore } from './ports.js'
-import { messageOf } from './sync-manifest.js'
+import { buildFailure } from './sync-manifest.js'
 
 /** One manifest's Diff (empty `entries`: no changes). */
 export interface ManifestDiff {
@@ -50,9 +50,7 @@ export async function computeManifestDiffs<M extends ManifestUnit>(
   return named.map((m, i) => {
     const render = rendered[i]!
     if (!('desired' in render)) {
-      throw new Error(`manifest "${m.name}": failed to build: ${messageOf(render.error)}`, {
-        cause: render.error
-      })
+      throw buildFailure(m.name, render.error)
     }
     const { desired } = render
     const entries = stored.get(m.name)?.state.entries ?? new Map<string, string>()

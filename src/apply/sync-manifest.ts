@@ -61,10 +61,16 @@ export class ManifestError extends Error {
   override name = 'ManifestError'
   constructor(
     readonly manifest: string,
-    message: string
+    message: string,
+    options?: ErrorOptions
   ) {
-    super(`manifest "${manifest}": ${message}`)
+    super(`manifest "${manifest}": ${message}`, options)
   }
+}
+
+/** A manifest's render failure as apply and state diff report it: `manifest "m": failed to build: …`. */
+export function buildFailure(manifest: string, error: unknown): ManifestError {
+  return new ManifestError(manifest, `failed to build: ${messageOf(error)}`, { cause: error })
 }
 
 /**

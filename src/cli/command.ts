@@ -43,6 +43,11 @@ export interface CliIo {
   readLine?(): Promise<string>
   /** Whether stdout is a terminal (colour is used only then, and never with NO_COLOR). */
   isTTY?: boolean
+  /**
+   * Cancels the run when it aborts (tests end the runs their test left behind): no cluster
+   * request starts after it, a held run lock is released, the command fails naming the cause.
+   */
+  signal?: AbortSignal
 }
 
 /** A git commit of tazuna.yaml's repository to render, for `state diff --content=base`. */

@@ -9,7 +9,7 @@ import { mapConcurrently } from '../apply/layered-apply.js'
 import { objectsByKey, type RenderedObjects } from '../report/content-diff.js'
 import type { ManifestDiff } from '../report/model.js'
 import type { Cluster } from '../apply/ports.js'
-import { refOfKey } from '../apply/sync-manifest.js'
+import { buildFailure, ManifestError, messageOf, refOfKey } from '../apply/sync-manifest.js'
 import type { JsonObject } from '../go/yaml.js'
 
 /** Manifests rendered at once (as the Diff does). */
@@ -22,7 +22,9 @@ export async function renderObjectsOf(
 ): Promise<RenderedObjects> {
   const named = manifests.filter((m) => m.name !== '')
   const rendered = await mapConcurrently(named, RENDER_CONCURRENCY, async (m) => {
-    const desired = await build(m)
+    const desired = await build(m).catch((error: unknown) => {
+      throw buildFailure(m.name, error)
+    })
     return [m.name, objectsByKey(m.name, desired.objects)] as const
   })
   return new Map(rendered)
@@ -73,7 +75,9 @@ export async function liveObjectsOf(
   const pairs = await mapConcurrently(wanted, LIVE_CONCURRENCY, async ({ manifest, key }) => {
     const object = head.get(manifest)?.get(key)
     const [live, proposed] = await Promise.all([
-      cluster.get(refOfKey(key)),
+      cluster.get(refOfKey(key)).catch((error: unknown) => {
+        throw new ManifestError(manifest, messageOf(error), { cause: error })
+      }),
       object === undefined ? undefined : dryRun(object).catch(() => object)
     ])
     return { manifest, key, live, proposed }

@@ -8,6 +8,7 @@ import { refOf } from '../apply/object-ref.js'
 import { contextGuardError, resolveContextGuard } from '../apply/context-guard.js'
 import type { DesiredState } from '../apply/manifest-unit.js'
 import type { Cluster, ObjectRef } from '../apply/ports.js'
+import { buildFailure, ManifestError, messageOf } from '../apply/sync-manifest.js'
 import type { Manifest } from '../config/schema.js'
 import { ClusterError } from '../errors.js'
 import { selectedByTags } from '../plan/tags.js'
@@ -52,11 +53,15 @@ export async function destroyConfigRun(
       continue
     }
     request.log.info(`destroy with manager (manifest ${m.name}, type ${m.type}, path ${m.path})`)
-    const desired = await deps.build(m)
+    const desired = await deps.build(m).catch((error: unknown) => {
+      throw buildFailure(m.name, error)
+    })
     const deleted: string[] = []
     for (const object of desired.objects) {
       const ref = refOf(object)
-      await (await deps.session()).cluster.delete(ref)
+      await (await deps.session()).cluster.delete(ref).catch((error: unknown) => {
+        throw new ManifestError(m.name, messageOf(error), { cause: error })
+      })
       deleted.push(describeRef(ref))
     }
     manifests.push({ manifest: m.name, deleted })

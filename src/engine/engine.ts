@@ -9,6 +9,7 @@ import type { RendererVersions } from '../render/ports.js'
 import type { Manifest } from '../config/schema.js'
 import { createSecretRegistry } from '../render/secrets.js'
 import { applyConfigRun, deferred, renderingAheadOf } from './apply.js'
+import { cancellablePorts } from './cancellation.js'
 import { destroyConfigRun, type DestroyOutcome, type DestroyRequest } from './destroy.js'
 import { readLiveManifests } from './live.js'
 import { driftReportOf } from './drift-report.js'
@@ -110,7 +111,8 @@ export interface Engine {
 }
 
 /** Creates the engine; nothing is read or contacted until a method is called. */
-export function createEngine(settings: EngineSettings, ports: EnginePorts): Engine {
+export function createEngine(settings: EngineSettings, given: EnginePorts): Engine {
+  const ports = given.signal ? cancellablePorts(given, given.signal) : given
   const secrets = createSecretRegistry(ports.registerSecret)
   const scoped: EnginePorts = { ...ports, registerSecret: secrets.registerSecret }
   let session: Promise<ClusterSession> | undefined

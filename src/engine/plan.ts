@@ -9,7 +9,7 @@ import { refOf } from '../apply/object-ref.js'
 import { mapConcurrently } from '../apply/layered-apply.js'
 import type { DesiredState } from '../apply/manifest-unit.js'
 import type { Cluster, ObjectRef } from '../apply/ports.js'
-import { messageOf } from '../apply/sync-manifest.js'
+import { buildFailure, messageOf } from '../apply/sync-manifest.js'
 import type { Manifest } from '../config/schema.js'
 import type { JsonObject } from '../go/yaml.js'
 import { diffLines } from '../report/content-diff.js'
@@ -56,7 +56,9 @@ export async function planManifests(
       continue
     }
     if (m.type === 'genesissecret') continue
-    const desired = await deps.build(m)
+    const desired = await deps.build(m).catch((error: unknown) => {
+      throw buildFailure(m.name, error)
+    })
     const changes = await mapConcurrently([...desired.objects], LIVE_CONCURRENCY, (object) =>
       changeOf(object, deps.cluster).catch((error: unknown) => {
         throw new Error(`failed to compute plan changes for "${m.name}": ${messageOf(error)}`, {

@@ -102,4 +102,9 @@ export interface EnginePorts {
   oras?: Pick<OrasContext, 'cache' | 'insecureHttp' | 'dockerConfig'>
   /** Render records; absent: every manifest renders (a twin engine, tests). */
   records?: RenderRecords
+  /**
+   * Cancels the run when it aborts: no cluster request starts after it, renders in flight are
+   * abandoned, a held run lock is still released (src/engine/cancellation.ts).
+   */
+  signal?: AbortSignal
 }

@@ -7,6 +7,7 @@
 import path from 'node:path'
 import type { Manifest } from '../config/schema.js'
 import { mapConcurrently } from '../apply/layered-apply.js'
+import { buildFailure } from '../apply/sync-manifest.js'
 import { NoKubeconfigError } from '../errors.js'
 import { DEFAULT_KUBE_VERSION } from '../render/helmfile/helm-release.js'
 import type { DesiredState } from '../apply/manifest-unit.js'
@@ -152,12 +153,12 @@ export async function renderBuildText(
       .then((capabilities) => renderManifestText(manifest, { ...context, ...capabilities }))
       .then(
         (text) => ({ text }),
-        (error: unknown) => ({ error })
+        (error: unknown) => ({ manifest: manifest.name, error })
       )
   )
   const outputs: string[] = []
   for (const result of rendered) {
-    if ('error' in result) throw result.error
+    if ('error' in result) throw buildFailure(result.manifest, result.error)
     if (result.text !== '') outputs.push(result.text)
   }
   return `${outputs.join('\n---\n')}\n`

@@ -91,7 +91,7 @@ async function renderText(manifest: BuildManifestSpec, run: BuildRun): Promise<s
       // the engine's own message, whatever the render says. The render is asked for at once
       // (docs/ARCHITECTURE.md#rendering-ahead); it cannot read outside either, as the program
       // confines its reads to the same directories (docs/renderers.md#native-kustomize).
-      const rendering = renderKustomize(dir, run)
+      const rendering = renderKustomize(dir, run, shownPath(manifest.path, run.configDir))
       rendering.catch(() => undefined) // the check's failure is the one reported
       await run.files.kindOf(dir)
       return rendering
@@ -108,6 +108,15 @@ async function renderText(manifest: BuildManifestSpec, run: BuildRun): Promise<s
         `manifest ${manifest.name}: unsupported manifest type: ${manifest.type}`
       )
   }
+}
+
+/**
+ * A manifest's directory for messages: relative to tazuna.yaml's directory, as the user wrote
+ * it (normalised); an absolute path (an oras delegate's, in the artifact cache) as it is.
+ */
+function shownPath(manifestPath: string, configDir: string): string {
+  if (path.isAbsolute(manifestPath)) return manifestPath
+  return path.relative(path.resolve(configDir), path.resolve(configDir, manifestPath)) || '.'
 }
 
 function renderedFileName(manifest: BuildManifestSpec, run: BuildRun): string {

@@ -1,7 +1,7 @@
 // `tazuna-action build` prints what `tazuna build` prints (docs/compatibility.md#build-output),
 // from the oracle's per-fixture outputs joined the way upstream joins them.
 import { describe, expect, it } from '@jest/globals'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { adminKubeconfig, adminSession } from '../../support/cluster.js'
@@ -55,8 +55,38 @@ describe('tazuna-action build', () => {
     expect(result.code).toBe(1)
     expect(result.stdout).toBe('')
     expect(result.stderr).toBe(
-      `error: manifest broken: path ${path.join(fixturesDir, 'build-cli', 'no-such-dir')} does not exist\n`
+      'error: manifest "broken": failed to build: manifest broken: path ' +
+        `${path.join(fixturesDir, 'build-cli', 'no-such-dir')} does not exist\n`
     )
+  })
+
+  it('names the manifest first, and its path as tazuna.yaml gives it, when a render exhausts max-render-memory', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'tazuna-build-memory-'))
+    try {
+      const web = path.join(dir, 'manifests', 'web')
+      mkdirSync(web, { recursive: true })
+      // A 40 MB generated ConfigMap: far more than 64 MiB of render program (as in native.test.ts).
+      writeFileSync(path.join(web, 'big.txt'), Buffer.alloc(40 * 1024 ** 2, 'x'))
+      writeFileSync(
+        path.join(web, 'kustomization.yaml'),
+        'configMapGenerator:\n  - name: big\n    files:\n      - big.txt\n'
+      )
+      const file = path.join(dir, 'tazuna.yaml')
+      writeFileSync(
+        file,
+        'spec:\n  manifests:\n    - name: web\n      type: kustomize\n      path: ./manifests/web\n'
+      )
+      const result = await cli('build', '--max-render-memory', '64Mi', '-f', file)
+      expect({ code: result.code, stdout: result.stdout, stderr: result.stderr }).toEqual({
+        code: 1,
+        stdout: '',
+        stderr:
+          'error: manifest "web": failed to build: kustomize build manifests/web: the render ' +
+          'needed more memory than max-render-memory (64.0 MiB) and was stopped\n'
+      })
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   it('renders Helm with the capabilities discovered from the cluster, as tazuna build', async () => {

@@ -13,13 +13,20 @@ export interface KustomizeRun {
   redact: (text: string) => string
 }
 
-/** Renders `dir` like Tazuna's kustomize Build; returns the YAML stream unchanged. */
-export async function renderKustomize(dir: string, run: KustomizeRun): Promise<string> {
+/**
+ * Renders `dir` like Tazuna's kustomize Build; returns the YAML stream unchanged. A failure
+ * names the directory as `shown` (the manifest's path as tazuna.yaml gives it), else `dir`.
+ */
+export async function renderKustomize(
+  dir: string,
+  run: KustomizeRun,
+  shown: string = dir
+): Promise<string> {
   try {
     return await run.renderer.kustomize(dir)
   } catch (error) {
     if (error instanceof RenderModuleError) {
-      throw new ToolError(`kustomize build ${dir}: ${run.redact(error.message)}`)
+      throw new ToolError(`kustomize build ${shown}: ${run.redact(error.message)}`)
     }
     throw error
   }
