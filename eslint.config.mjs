@@ -67,6 +67,29 @@ const adapterImports = {
     'The core never imports src/adapters: declare the port next to its consumer (e.g. ' +
     'src/render/ports.ts) and wire the adapter in src/adapters/engine-ports.ts, main.ts or cli.ts.'
 }
+// Rooms that must not reach each other, beyond the pure-core boundary (docs/ARCHITECTURE.md):
+// the command line and the action are two drivers of one engine, so what both need is an engine
+// step; the Go compatibility layer is below the config layer and reports through interfaces of
+// its own.
+const actionImports = {
+  regex: '(^|/)action(/|$)',
+  message:
+    'The command line never imports the action (src/action/): what both drivers need is an ' +
+    'engine step in src/engine/.'
+}
+const configImports = {
+  regex: '(^|/)config(/|$)',
+  message:
+    'src/go/ never imports src/config/: declare the interface in src/go/ (e.g. SourceRecorder in ' +
+    'src/go/json.ts) and let src/config/ implement it.'
+}
+const coreImports = (...patterns) => [
+  'error',
+  {
+    paths: [...sideEffectModules, ...nodeSideEffects, ...netConnect],
+    patterns: [adapterImports, ...patterns]
+  }
+]
 
 export default tseslint.config(
   { ignores: ['dist/**', 'coverage/**', 'node_modules/**', '**/*.js', '**/*.mjs'] },
@@ -97,13 +120,7 @@ export default tseslint.config(
     files: ['src/**/*.ts'],
     ignores: ['src/main.ts', 'src/cli.ts', 'src/index.ts', 'src/adapters/**'],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [...sideEffectModules, ...nodeSideEffects, ...netConnect],
-          patterns: [adapterImports]
-        }
-      ],
+      'no-restricted-imports': coreImports(),
       // The process global covers process.env, argv, cwd() and exit() at once.
       'no-restricted-globals': [
         'error',
@@ -128,6 +145,14 @@ export default tseslint.config(
         { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: clockMessage }
       ]
     }
+  },
+  // A later block's no-restricted-imports replaces the one above for its files, so each repeats
+  // the core's list and adds its own.
+  { files: ['src/cli/**/*.ts'], rules: { 'no-restricted-imports': coreImports(actionImports) } },
+  { files: ['src/go/**/*.ts'], rules: { 'no-restricted-imports': coreImports(configImports) } },
+  {
+    files: ['src/cli.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [actionImports] }] }
   },
   // Files Node runs itself (`npm run demo`, scripts/cluster.sh, jest's global setup) go
   // through Node's type stripping, which only erases types: syntax that needs a compiler

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Called by scripts/bundle.sh with the dist directory as $1: puts our three WebAssembly programs
-# (src/go/build-go.sh) next to the bundle, where src/adapters/go-wasm-files.ts looks first:
+# (src/go/build-go.sh) next to the bundle, where src/adapters/render/go-wasm-files.ts looks first:
 # the Go template engine (src/go/template/engine) and the two render programs
 # (src/go/render/module: krusty, and the Helm SDK).
 set -euo pipefail
@@ -13,7 +13,7 @@ native="$(bash src/go/render/module/build.sh kustomize native)"
 cp "$engine/gotemplate.wasm.br" "$engine/gotemplate-licenses.txt" "$dist"/
 cp "$kustomize/render-kustomize.wasm.br" "$helm/render-helm.wasm.br" "$dist"/
 cp "$native/render-kustomize-linux-x64.zst" "$native/render-kustomize-linux-arm64.zst" "$dist"/
-# Go's glue, once: the same Go version built all three (src/adapters/go-wasm-files.ts).
+# Go's glue, once: the same Go version built all three (src/adapters/render/go-wasm-files.ts).
 glue="$engine/gotemplate-wasm_exec.js"
 for other in "$kustomize/render-kustomize-wasm_exec.js" "$helm/render-helm-wasm_exec.js"; do
   cmp -s "$glue" "$other" || { echo "bundle-extra: $other differs from $glue (built by another Go?)" >&2; exit 1; }

@@ -5,7 +5,7 @@ import path from 'node:path'
 import type { CliCommand, CommandContext } from '../../src/cli.js'
 import { runCliInProcess, type CliResult } from './cli.js'
 import type { JsonObject } from '../../src/go/yaml.js'
-import type { KubeSession } from '../../src/adapters/kube-session.js'
+import type { KubeSession } from '../../src/adapters/kube/session.js'
 
 /** A command's exit code and output. */
 export type Output = CliResult

@@ -3,7 +3,7 @@
 // inline objects into the DesiredState the apply core consumes (real hashing and keys from
 // src/state).
 import { randomBytes } from 'node:crypto'
-import { openKubeSession, type KubeSession } from '../../src/adapters/kube-session.js'
+import { openKubeSession, type KubeSession } from '../../src/adapters/kube/session.js'
 import type { DesiredState, ManifestUnit } from '../../src/apply/manifest-unit.js'
 import type { ApplyLog } from '../../src/apply/ports.js'
 import { computeContentHash } from '../../src/state/hash.js'

@@ -6,9 +6,9 @@
 import { execFileSync } from 'node:child_process'
 import { join } from 'node:path'
 import { cacheDir } from '../cluster/tool-paths.js'
-import { createGoRenderModule, type RenderProgram } from '../../src/adapters/go-render-module.js'
-import { goWasmFilesIn, RENDER_PROGRAMS } from '../../src/adapters/go-wasm-files.js'
-import type { GoWasmFiles } from '../../src/adapters/go-wasm.js'
+import { createGoRenderModule, type RenderProgram } from '../../src/adapters/render/module.js'
+import { goWasmFilesIn, RENDER_PROGRAMS } from '../../src/adapters/render/go-wasm-files.js'
+import type { GoWasmFiles } from '../../src/adapters/render/go-wasm.js'
 import type { PathPolicy } from '../../src/config/confinement.js'
 import type { RenderModule } from '../../src/render/ports.js'
 

@@ -13,7 +13,7 @@ import { countEntries, hasChanges, sumCounts, type DiffReport } from '../report/
 import { describeCounts } from '../report/markdown.js'
 import { checkFailure, runCheck } from './check-flow.js'
 import { renderDiffText } from '../state/text.js'
-import { diffWithContent, type BeforeSide } from './content-flow.js'
+import { diffWithContent, type BeforeSide } from '../engine/content-diff.js'
 import {
   CommentForbiddenError,
   type CommentPoster,

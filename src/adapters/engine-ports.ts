@@ -9,20 +9,20 @@ import { availableParallelism } from 'node:os'
 import path from 'node:path'
 import type { PathPolicy } from '../config/confinement.js'
 import type { EngineLog, EnginePorts } from '../engine/ports.js'
-import { GO_TEMPLATE_PROGRAM, locateGoWasm, RENDER_PROGRAMS } from './go-wasm-files.js'
-import { createGoRenderModule, type GoRenderModule } from './go-render-module.js'
-import { locateNativeKustomize } from './native-render-program.js'
-import { createRenderRecords } from './render-records.js'
-import type { TwinCheckout } from './render-reuse.js'
+import { GO_TEMPLATE_PROGRAM, locateGoWasm, RENDER_PROGRAMS } from './render/go-wasm-files.js'
+import { createGoRenderModule, type GoRenderModule } from './render/module.js'
+import { locateNativeKustomize } from './render/native-program.js'
+import { createRenderRecords } from './render/records.js'
+import type { TwinCheckout } from './render/reuse.js'
 import type { RenderLimits, RenderModule } from '../render/ports.js'
-import { createGoTemplateEngine, type GoTemplateEngineOptions } from './go-template-engine.js'
+import { createGoTemplateEngine, type GoTemplateEngineOptions } from './render/template-engine.js'
 import { createHttpClient, createInsecureHttpClient } from './http-client.js'
-import { createOrasCache, orasCacheRoot } from './oras-cache.js'
+import { createOrasCache, orasCacheRoot } from './files/oras-cache.js'
 import type { DockerConfigFile } from '../render/oras/ports.js'
 import { describeRenderers } from '../report/renderers.js'
 import { systemClock } from './clock.js'
 import { createExecRunner } from './command-runner.js'
-import { createNodeFiles } from './node-files.js'
+import { createNodeFiles } from './files/node-files.js'
 
 /** What the entry point knows about its process. */
 export interface ProcessPortsOptions {
@@ -91,7 +91,7 @@ export function processEnginePorts(options: ProcessPortsOptions): EnginePorts {
     openSession: async () => {
       // Loaded here, not at the top: @kubernetes/client-node is most of the bundle, and check
       // mode and build never need it (ncc emits it as a chunk of its own, see scripts/bundle.sh).
-      const { openKubeSession } = await import('./kube-session.js')
+      const { openKubeSession } = await import('./kube/session.js')
       const session = openKubeSession({
         env: sessionEnv,
         ...(options.signal ? { signal: options.signal } : {})

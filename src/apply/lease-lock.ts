@@ -22,7 +22,7 @@ export interface LeaseWrite {
   now: number
 }
 
-/** The Leases in namespace `tazuna` (src/adapters/kube-lease-store.ts). */
+/** The Leases in namespace `tazuna` (src/adapters/kube/lease-store.ts). */
 export interface LeaseStore {
   read(name: string): Promise<LeaseRecord | undefined>
   /** Creates the Lease; `conflict` when another writer created it first. */

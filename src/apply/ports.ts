@@ -1,6 +1,6 @@
 /**
  * The ports the apply and state-sync core talks to the world through. Each is as small as its
- * consumer needs; the implementations live in src/adapters/kube-*.ts (one shared client per
+ * consumer needs; the implementations live in src/adapters/kube/*.ts (one shared client per
  * run) and in-memory fakes serve the unit tests.
  */
 import type { JsonObject } from '../go/yaml.js'

@@ -4,7 +4,7 @@
  */
 import type { ParseArgsOptionsConfig } from 'node:util'
 import type { CommitAncestry } from '../apply/commit-guard.js'
-import type { BeforeRender, HeadRendered, ResolvedBase } from '../action/base-render.js'
+import type { BeforeRender, HeadRendered, ResolvedBase } from '../engine/base-render.js'
 import type { Engine } from '../engine/engine.js'
 import type { RenderLimits } from '../render/ports.js'
 

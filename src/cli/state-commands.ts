@@ -5,7 +5,7 @@
  * `state diff --content[=base|live]` (ours, docs/compatibility.md#content-diff-command-line)
  * prints the content diffs the pull request comment shows after the unchanged table.
  */
-import { diffWithContent, type BeforeSide } from '../action/content-flow.js'
+import { diffWithContent, type BeforeSide } from '../engine/content-diff.js'
 import { InputError } from '../errors.js'
 import { renderDiffText, renderStateListText } from '../state/text.js'
 import { stderrLog, type CliCommand, type CommandContext } from './command.js'

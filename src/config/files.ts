@@ -1,6 +1,6 @@
 /**
  * The file access config loading needs, as a port (tests may pass an in-memory one); its
- * node:fs implementation is src/adapters/node-files.ts.
+ * node:fs implementation is src/adapters/files/node-files.ts.
  */
 
 /** Reads user files for config loading and validation. */

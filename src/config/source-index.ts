@@ -4,6 +4,7 @@
  * are the decoded objects themselves; the config stays plain data.
  */
 import type { SourceLocation } from '../errors.js'
+import type { SourceRecorder } from '../go/json.js'
 
 interface Entry {
   file: string
@@ -11,8 +12,11 @@ interface Entry {
   childLine(key: string | number): number | undefined
 }
 
-/** Remembers where decoded objects and arrays came from. */
-export class SourceIndex {
+/**
+ * Remembers where decoded objects and arrays came from: the Go decoder (src/go/json.ts) reports
+ * them through its SourceRecorder, which this implements.
+ */
+export class SourceIndex implements SourceRecorder {
   private readonly entries = new WeakMap<object, Entry>()
 
   /** Records `value` as read from `file` at `line`; `childLine` finds a field's or item's line. */

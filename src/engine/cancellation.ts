@@ -1,6 +1,6 @@
 /**
  * Cancelling a run (EnginePorts.signal): once the signal aborts, no request to the cluster
- * starts any more — the session's client refuses them (src/adapters/kube-client.ts), and a
+ * starts any more — the session's client refuses them (src/adapters/kube/client.ts), and a
  * session is not opened — and renders in flight are abandoned (their programs may finish, but
  * nothing waits for them). A request already sent is answered before the run goes on, so when
  * the run has ended nothing of it is still on its way to the API server. The run lock is the

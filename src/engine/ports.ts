@@ -17,7 +17,7 @@ export interface EngineLog {
   warn(message: string): void
 }
 
-/** One run's connection to the cluster (src/adapters/kube-session.ts implements it). */
+/** One run's connection to the cluster (src/adapters/kube/session.ts implements it). */
 export interface ClusterSession {
   cluster: Cluster
   store: StateStore

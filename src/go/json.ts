@@ -14,7 +14,6 @@
 import { ConfigError, type ConfigProblem } from '../errors.js'
 import { formatGoFloat } from './yaml-scalars.js'
 import { isJsonObject, parseYamlDocuments, type JsonObject, type JsonValue } from './yaml.js'
-import type { SourceIndex } from '../config/source-index.js'
 
 /** A Go type of the schema, enough to reproduce encoding/json's behaviour and messages. */
 export type GoType =
@@ -50,12 +49,26 @@ export const goPointer = (name: string, fields: Record<string, GoType>): GoType 
   fields
 })
 
+/**
+ * Told where each decoded object and array came from, so that checks made after decoding can
+ * still point at the user's file and line (the config loader keeps them in its SourceIndex).
+ */
+export interface SourceRecorder {
+  /** `value` was decoded from `file` at `line`; `childLine` finds one of its fields or items. */
+  record(
+    value: object,
+    file: string,
+    line: number | undefined,
+    childLine: (key: string | number) => number | undefined
+  ): void
+}
+
 /** Where a decoded value came from, for messages and line lookups. */
 export interface DecodeContext {
   file: string
   lineOf(path: readonly (string | number)[]): number | undefined
-  /** Records where each decoded object came from, when later checks need it. */
-  sources?: SourceIndex
+  /** Told where each decoded object came from, when later checks need it. */
+  sources?: SourceRecorder
 }
 
 /** Decodes `value` as Go would into `type`, returning the value and every type mismatch. */

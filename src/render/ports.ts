@@ -1,7 +1,7 @@
 /**
  * What rendering takes from the world, as small ports: a command runner for kustomize, kubectl,
  * helm and op, and the file access the renderers need. The implementations live in
- * src/adapters/ (command-runner.ts, node-files.ts); tests may pass their own.
+ * src/adapters/ (command-runner.ts, files/node-files.ts); tests may pass their own.
  */
 import type { JsonObject } from '../go/yaml.js'
 

@@ -2,7 +2,7 @@
  * The hidden first line of the sticky PR comment. It identifies the comment by configuration
  * and environment (one comment per pair) and records which commit it describes. A user can
  * paste the same line into their own comment, so finding the comment also checks its author
- * (src/adapters/github-comments.ts); the marker alone is never trusted.
+ * (src/adapters/github/comments.ts); the marker alone is never trusted.
  */
 import type { ReportTarget } from './model.js'
 

@@ -2,7 +2,7 @@
 // field manager `tazuna`, raw bodies (strict field validation sees every field we send), CRDs
 // followed by their custom resources, Job/Pod recreation, deletes and error messages.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
-import type { KubeSession } from '../../../src/adapters/kube-session.js'
+import type { KubeSession } from '../../../src/adapters/kube/session.js'
 import { ClusterError } from '../../../src/errors.js'
 import type { JsonObject } from '../../../src/go/yaml.js'
 import {

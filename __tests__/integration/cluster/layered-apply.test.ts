@@ -3,7 +3,7 @@
 // modified/added/removed with and without prune, atomic, a failing layer, CRD + CR, Job recreation,
 // the concurrent waves within a manifest, plain (full) apply, and the read-only reader.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
-import type { KubeSession } from '../../../src/adapters/kube-session.js'
+import type { KubeSession } from '../../../src/adapters/kube/session.js'
 import { runLayeredApply, type ApplyOptions } from '../../../src/apply/layered-apply.js'
 import { computeManifestDiffs } from '../../../src/apply/manifest-diffs.js'
 import type { ManifestUnit } from '../../../src/apply/manifest-unit.js'

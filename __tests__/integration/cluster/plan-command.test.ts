@@ -10,7 +10,7 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { applyCommand } from '../../../src/cli/apply-command.js'
 import { planCommand } from '../../../src/cli/plan-command.js'
-import type { KubeSession } from '../../../src/adapters/kube-session.js'
+import type { KubeSession } from '../../../src/adapters/kube/session.js'
 import type { JsonObject } from '../../../src/go/yaml.js'
 import {
   deployment,

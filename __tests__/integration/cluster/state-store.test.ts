@@ -1,7 +1,7 @@
 // The State store against the real API server: exact ConfigMap shape, legacy data keys,
 // one-LIST reads, resourceVersion-guarded saves and the 409 conflict path, the size limit.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
-import type { KubeSession } from '../../../src/adapters/kube-session.js'
+import type { KubeSession } from '../../../src/adapters/kube/session.js'
 import { CONFIGMAP_DATA_LIMIT, configMapDataSize } from '../../../src/apply/state-size.js'
 import type { State } from '../../../src/state/state.js'
 import type { JsonObject } from '../../../src/go/yaml.js'

@@ -3,7 +3,7 @@
 // exactly the `state diff` texts that __tests__/oracle/interop computed with Tazuna's libraries
 // (expected-state.json). Runs always; the comparison with the real CLI is tazuna-cli.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
-import type { KubeSession } from '../../../src/adapters/kube-session.js'
+import type { KubeSession } from '../../../src/adapters/kube/session.js'
 import { adminSession } from '../../support/cluster.js'
 import {
   applyPendingEdits,

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, expect, it } from '@jest/globals'
 import { applyCommand } from '../../../src/cli/apply-command.js'
 import { destroyCommand } from '../../../src/cli/destroy-command.js'
 import { stateDriftCommand, statusCommand } from '../../../src/cli/drift-commands.js'
-import type { KubeSession } from '../../../src/adapters/kube-session.js'
+import type { KubeSession } from '../../../src/adapters/kube/session.js'
 import { adminSession, configMap, namespace, uniqueName } from '../../support/cluster.js'
 import {
   deployment,

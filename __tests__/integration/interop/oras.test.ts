@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import type { KubeSession } from '../../../src/adapters/kube-session.js'
+import type { KubeSession } from '../../../src/adapters/kube/session.js'
 import { runCliInProcess, runCliProcess } from '../../support/cli.js'
 import { adminKubeconfig, adminSession, uniqueName } from '../../support/cluster.js'
 import {

@@ -4,7 +4,7 @@
 // lastSyncedAt); with pending changes both print byte-identical `state diff` texts. Skipped,
 // with the reason in the suite title, when TAZUNA_BIN is not set.
 import { afterAll, beforeAll, expect, it } from '@jest/globals'
-import type { KubeSession } from '../../../src/adapters/kube-session.js'
+import type { KubeSession } from '../../../src/adapters/kube/session.js'
 import { adminSession } from '../../support/cluster.js'
 import {
   applyPendingEdits,

@@ -5,7 +5,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createExecRunner } from '../../../src/adapters/command-runner.js'
-import { createNodeFiles } from '../../../src/adapters/node-files.js'
+import { createNodeFiles } from '../../../src/adapters/files/node-files.js'
 import { createHttpClient } from '../../../src/adapters/http-client.js'
 import type { CommandRunner } from '../../../src/render/ports.js'
 import type {
@@ -14,7 +14,7 @@ import type {
   HelmCapabilities,
   ProviderSpec
 } from '../../../src/render/context.js'
-import { createGoTemplateEngine } from '../../../src/adapters/go-template-engine.js'
+import { createGoTemplateEngine } from '../../../src/adapters/render/template-engine.js'
 import type { JsonObject } from '../../../src/go/yaml.js'
 import { resolveToolPaths } from '../../cluster/tool-paths.js'
 import { testRenderModule } from '../../support/render-module.js'

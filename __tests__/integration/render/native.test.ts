@@ -19,11 +19,11 @@ import {
   RenderLimitError,
   type GoRenderModule,
   type RenderModuleOptions
-} from '../../../src/adapters/go-render-module.js'
+} from '../../../src/adapters/render/module.js'
 import {
   locateNativeKustomize,
   nativeKustomizeArtifact
-} from '../../../src/adapters/native-render-program.js'
+} from '../../../src/adapters/render/native-program.js'
 import { desiredEntries, objectsFromYaml } from '../../../src/objects/objects.js'
 import { renderModuleFiles } from '../../support/render-module.js'
 import { fixturesDir } from './harness.js'

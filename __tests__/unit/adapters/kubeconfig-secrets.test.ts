@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { kubeconfigSecrets } from '../../../src/adapters/kubeconfig-secrets.js'
+import { kubeconfigSecrets } from '../../../src/adapters/kube/kubeconfig-secrets.js'
 
 // Twelve planted secrets, one per secret-bearing field and style: block, flow, single- and
 // double-quoted, auth-provider (oidc) fields, exec args and env values, and a token file.

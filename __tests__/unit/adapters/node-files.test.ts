@@ -10,7 +10,7 @@ import {
 } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createNodeFiles } from '../../../src/adapters/node-files.js'
+import { createNodeFiles } from '../../../src/adapters/files/node-files.js'
 
 // The file ports on a real temporary directory.
 let root: string

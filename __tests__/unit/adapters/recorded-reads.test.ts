@@ -1,10 +1,10 @@
-// The file side of render records (src/adapters/render-reuse.ts): which reads a record can keep,
+// The file side of render records (src/adapters/render/reuse.ts): which reads a record can keep,
 // and which changes on disk change the digest of their answers. Real files in a temp directory.
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
-import { answersDigest, recordedReads } from '../../../src/adapters/render-reuse.js'
+import { answersDigest, recordedReads } from '../../../src/adapters/render/reuse.js'
 
 let root: string
 beforeEach(() => {

@@ -1,12 +1,12 @@
 // Why a render program stopped, read from what it wrote: a program serves many renders, and
 // kustomize logs deprecation warnings for each, so Go's fatal error may come after many
-// kilobytes of them (src/adapters/go-render-program.ts, src/adapters/native-render-program.ts).
+// kilobytes of them (src/adapters/render/go-program.ts, src/adapters/render/native-program.ts).
 import { afterAll, describe, expect, it } from '@jest/globals'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { RenderProgramStoppedError } from '../../../src/adapters/go-render-program.js'
-import { nativeProgramHost } from '../../../src/adapters/native-render-program.js'
+import { RenderProgramStoppedError } from '../../../src/adapters/render/go-program.js'
+import { nativeProgramHost } from '../../../src/adapters/render/native-program.js'
 
 const warning = "# Warning: 'commonLabels' is deprecated. Please use 'labels' instead.\n"
 const dir = mkdtempSync(path.join(os.tmpdir(), 'tazuna-stopped-'))

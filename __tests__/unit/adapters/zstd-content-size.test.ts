@@ -6,7 +6,7 @@
 import { expect, it } from '@jest/globals'
 import { Buffer } from 'node:buffer'
 import { createZstdCompress, zstdCompressSync } from 'node:zlib'
-import { zstdContentSize } from '../../../src/adapters/native-render-program.js'
+import { zstdContentSize } from '../../../src/adapters/render/native-program.js'
 
 const bytesOf = (length: number): Buffer => Buffer.alloc(length, 'tazuna ')
 

@@ -1,6 +1,6 @@
 // A command line run in process that outlives its test is cancelled and awaited before the next
 // test starts (support/runs-in-flight.ts, support/end-runs-after-each.ts), and a cancelled run
-// sends no further request (src/engine/cancellation.ts, src/adapters/kube-client.ts). The run is
+// sends no further request (src/engine/cancellation.ts, src/adapters/kube/client.ts). The run is
 // a real `destroy` against a loopback HTTP server that answers discovery as an API server does,
 // holding its first answer long enough for the test to end meanwhile, and records every request.
 // (integration/cluster/cli-cancel.test.ts does the same with `apply --sync` on the test cluster.)

@@ -1,9 +1,9 @@
 import { describe, expect, it } from '@jest/globals'
 import path from 'node:path'
-import { createNodeFiles } from '../../../src/adapters/node-files.js'
+import { createNodeFiles } from '../../../src/adapters/files/node-files.js'
 import { checkConfig } from '../../../src/config/check.js'
 import type { ConfigProblem } from '../../../src/errors.js'
-import { createGoTemplateEngine } from '../../../src/adapters/go-template-engine.js'
+import { createGoTemplateEngine } from '../../../src/adapters/render/template-engine.js'
 import {
   describeWithGo,
   goTemplateEngineFiles,

@@ -14,7 +14,7 @@ import {
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { zstdDecompressSync } from 'node:zlib'
-import { zstdContentSize } from '../../../src/adapters/native-render-program.js'
+import { zstdContentSize } from '../../../src/adapters/render/native-program.js'
 
 // Builds a fresh bundle with the same script as dist/ (never trusts the committed one) and
 // starts it the way the runner and a developer do.
@@ -164,7 +164,7 @@ describe('the bundle', () => {
     }
   })
 
-  // src/adapters/native-render-program.ts unpacks in one pass only when the frame says its size.
+  // src/adapters/render/native-program.ts unpacks in one pass only when the frame says its size.
   it('ships native programs whose zstd frames declare their unpacked size', () => {
     const packed = readdirSync(out).filter((f) => f.endsWith('.zst'))
     expect(packed.length).toBeGreaterThan(0)

@@ -147,3 +147,56 @@ describe('the pure-core boundary (eslint.config.mjs)', () => {
     ])
   })
 })
+
+// Rooms that must not reach each other: the command line and the action drive one engine, and
+// the Go compatibility layer sits below the config layer.
+const separated = [
+  {
+    what: 'src/cli/** importing src/action/**',
+    filePath: 'src/cli/__lint_fixture__.ts',
+    violating: "import { runDiffFlow } from '../action/diff-flow.js'",
+    compliant: "import { diffWithContent } from '../engine/content-diff.js'",
+    message: /command line never imports the action .*engine step in src\/engine/
+  },
+  {
+    what: 'src/cli.ts importing src/action/**',
+    filePath: 'src/cli.ts',
+    violating: "import type { BeforeSide } from './action/content-flow.js'",
+    compliant: "import { renderAtCommit } from './engine/base-render.js'",
+    message: /command line never imports the action/
+  },
+  {
+    what: 'src/go/** importing src/config/**',
+    filePath: 'src/go/__lint_fixture__.ts',
+    violating: "import type { SourceIndex } from '../config/source-index.js'",
+    compliant: "import { formatGoFloat } from './yaml-scalars.js'",
+    message: /src\/go\/ never imports src\/config\/: declare the interface in src\/go\//
+  },
+  {
+    what: 'src/go/template/** importing src/config/**',
+    filePath: 'src/go/template/__lint_fixture__.ts',
+    violating: "import { loadConfig } from '../../config/load.js'",
+    compliant: "import { goQuote } from '../quote.js'",
+    message: /src\/go\/ never imports src\/config\//
+  }
+]
+
+describe('the separated rooms (eslint.config.mjs)', () => {
+  it.each(separated)('rejects $what, saying where it belongs', async (rule) => {
+    const [result] = await eslint.lintText(rule.violating + '\n', { filePath: rule.filePath })
+    expect(result!.messages.map((m) => [m.ruleId, m.message])).toEqual([
+      ['no-restricted-imports', expect.stringMatching(rule.message)]
+    ])
+  })
+
+  it.each(separated)('accepts the compliant import beside $what', async (rule) => {
+    expect(await restrictedLines([rule.compliant], rule.filePath)).toEqual([])
+  })
+
+  it('keeps the pure-core boundary in the folders with a rule of their own', async () => {
+    for (const folder of ['cli', 'go']) {
+      const lines = await restrictedLines(sideEffects, `src/${folder}/__lint_fixture__.ts`)
+      expect(lines).toEqual(sideEffects.map((_, i) => i + 1))
+    }
+  })
+})

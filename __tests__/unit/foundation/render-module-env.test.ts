@@ -14,7 +14,7 @@ const build = path.join(import.meta.dirname, '../../../src/go/render/module/buil
 describe('renderModuleEnv', () => {
   it('finds the built native kustomize program under a HOME of the test’s own', async () => {
     const home = mkdtempSync(path.join(os.tmpdir(), 'tazuna-home-'))
-    // The same call the engine makes from source (src/adapters/native-render-program.ts);
+    // The same call the engine makes from source (src/adapters/render/native-program.ts);
     // a build from scratch would take minutes, so 60 s is a clear verdict either way.
     const { stdout } = await promisify(execFile)('bash', [build, 'kustomize', 'native'], {
       env: { PATH: process.env.PATH, TMPDIR: os.tmpdir(), HOME: home, ...renderModuleEnv() },

@@ -1,7 +1,6 @@
 import { beforeAll, describe, expect, it } from '@jest/globals'
-import { decodeGo, goYamlNumberString } from '../../../src/go/json.js'
+import { decodeGo, goYamlNumberString, type SourceRecorder } from '../../../src/go/json.js'
 import { tazunaGoType } from '../../../src/go/schema-types.js'
-import { SourceIndex } from '../../../src/config/source-index.js'
 import { parseYamlDocument, type JsonValue } from '../../../src/go/yaml.js'
 import { describeWithGo, goTimeout, needsGo, runOracle } from './template/go-oracle.js'
 
@@ -115,12 +114,23 @@ interface GoDecoded {
   value?: JsonValue
 }
 
-function decode(text: string) {
+/** What a SourceRecorder is told: each decoded object with its line and its children's. */
+interface Recorded {
+  value: object
+  file: string
+  line: number | undefined
+  childLine: (key: string | number) => number | undefined
+}
+
+function decode(text: string, recorded: Recorded[] = []) {
   const doc = parseYamlDocument(text, 'tazuna.yaml')
+  const sources: SourceRecorder = {
+    record: (value, file, line, childLine) => recorded.push({ value, file, line, childLine })
+  }
   return decodeGo(doc.value, tazunaGoType, {
     file: 'tazuna.yaml',
     lineOf: (p) => (p.length === 0 ? doc.line : doc.lineOf(p)),
-    sources: new SourceIndex()
+    sources
   })
 }
 
@@ -196,6 +206,23 @@ describe('decode problems', () => {
           'error unmarshaling JSON: while decoding JSON: json: cannot unmarshal number into Go struct field TazunaSpec.spec.tests of type []v1.TestPluginSpec'
       }
     ])
+  })
+})
+
+describe('decoded positions', () => {
+  it('are told for each decoded object and array, with the lines of its fields and items', () => {
+    const recorded: Recorded[] = []
+    const { value } = decode(
+      'spec:\n  manifests:\n    - name: a\n\n      Tags: [x]\n    - name: b\n',
+      recorded
+    )
+    const manifests = (value as { spec: { manifests: object[] } }).spec.manifests
+    const told = (v: object) => recorded.find((r) => r.value === v)
+    expect(told(manifests)).toMatchObject({ file: 'tazuna.yaml', line: 3 })
+    expect(told(manifests)!.childLine(1)).toBe(6)
+    // A field's line is that of the key it was decoded from, whatever its case.
+    expect(told(manifests[0]!)!.childLine('tags')).toBe(5)
+    expect(told(manifests[0]!)!.childLine('path')).toBeUndefined()
   })
 })
 

@@ -5,7 +5,7 @@ import { renderMarker } from '../../../src/report/marker.js'
 // The adapter against the loopback GitHub emulator: @actions/github reads GITHUB_API_URL when
 // it is first imported, so the emulator starts before the adapter is loaded.
 let emulator: GitHubEmulator
-let adapter: typeof import('../../../src/adapters/github-comments.js')
+let adapter: typeof import('../../../src/adapters/github/comments.js')
 
 beforeAll(async () => {
   emulator = await GitHubEmulator.start({
@@ -21,7 +21,7 @@ beforeAll(async () => {
     }
   })
   process.env.GITHUB_API_URL = emulator.url
-  adapter = await import('../../../src/adapters/github-comments.js')
+  adapter = await import('../../../src/adapters/github/comments.js')
 })
 afterAll(async () => emulator.close())
 beforeEach(() => {

@@ -2,7 +2,7 @@
  * What pulling a `type: oras` artifact needs from the world (docs/compatibility.md#oras): the
  * local artifact cache Tazuna shares (`blobs/<digest>/`, `refs/<reference>`), an HTTP client
  * that skips TLS verification for `insecureSkipVerify`, and the Docker config file. The
- * adapters are in src/adapters/oras-cache.ts and src/adapters/engine-ports.ts.
+ * adapters are in src/adapters/files/oras-cache.ts and src/adapters/engine-ports.ts.
  */
 import type { HttpClient } from '../../http/ports.js'
 import type { ArchiveEntry } from './archive.js'

@@ -6,8 +6,11 @@
 import { describe } from '@jest/globals'
 import { execFileSync } from 'node:child_process'
 import { join } from 'node:path'
-import { GO_TEMPLATE_PROGRAM, goWasmFilesIn } from '../../../../src/adapters/go-wasm-files.js'
-import type { GoTemplateFiles } from '../../../../src/adapters/go-template-engine.js'
+import {
+  GO_TEMPLATE_PROGRAM,
+  goWasmFilesIn
+} from '../../../../src/adapters/render/go-wasm-files.js'
+import type { GoTemplateFiles } from '../../../../src/adapters/render/template-engine.js'
 
 const repo = join(import.meta.dirname, '..', '..', '..', '..')
 const oracleDir = join(repo, '__tests__', 'oracle', 'template')

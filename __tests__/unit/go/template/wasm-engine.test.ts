@@ -6,7 +6,7 @@ import {
   type RenderRequest,
   type TemplateEngine
 } from '../../../../src/go/template/engine.js'
-import { createGoTemplateEngine } from '../../../../src/adapters/go-template-engine.js'
+import { createGoTemplateEngine } from '../../../../src/adapters/render/template-engine.js'
 import {
   describeWithGo,
   goTemplateEngineFiles,

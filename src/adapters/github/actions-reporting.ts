@@ -4,8 +4,8 @@
  */
 import * as core from '@actions/core'
 import { relative, resolve, sep } from 'node:path'
-import type { Runner } from '../action/ports.js'
-import type { ConfigProblem } from '../errors.js'
+import type { Runner } from '../../action/ports.js'
+import type { ConfigProblem } from '../../errors.js'
 import { writeReportFiles } from './actions-files.js'
 
 /**

@@ -3,13 +3,13 @@
  * #prune-and-delete): server-side apply with field manager `tazuna` and force, Job/Pod recreation,
  * deletes that ignore NotFound, and reads.
  */
-import { refOf } from '../apply/object-ref.js'
-import { ClusterError } from '../errors.js'
-import type { Clock, Cluster, ObjectRef } from '../apply/ports.js'
-import { systemClock } from './clock.js'
-import { isJsonObject, type JsonObject } from '../go/yaml.js'
-import { jsonBody, responseError, type KubeClient } from './kube-client.js'
-import type { KubeDiscovery, ResourceInfo } from './kube-discovery.js'
+import { refOf } from '../../apply/object-ref.js'
+import { ClusterError } from '../../errors.js'
+import type { Clock, Cluster, ObjectRef } from '../../apply/ports.js'
+import { systemClock } from '../clock.js'
+import { isJsonObject, type JsonObject } from '../../go/yaml.js'
+import { jsonBody, responseError, type KubeClient } from './client.js'
+import type { KubeDiscovery, ResourceInfo } from './discovery.js'
 
 /** Field manager of every write (the same as the Go CLI, so either tool can take over). */
 export const FIELD_MANAGER = 'tazuna'

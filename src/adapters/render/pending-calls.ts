@@ -1,9 +1,9 @@
 /**
- * The calls a program host (a render worker, src/adapters/go-render-module.ts, or a native
- * render process, src/adapters/native-render-program.ts) has sent and not had answered, each
+ * The calls a program host (a render worker, src/adapters/render/module.ts, or a native
+ * render process, src/adapters/render/native-program.ts) has sent and not had answered, each
  * with its time limit: the bookkeeping both share.
  */
-import type { ProgramResponse } from './go-render-program.js'
+import type { ProgramResponse } from './go-program.js'
 
 /** One unanswered call. */
 export interface PendingCall {

@@ -2,9 +2,9 @@
  * The LeaseStore port over `coordination.k8s.io/v1` Leases in namespace `tazuna`, through the
  * run's one KubeClient. Writes are guarded by resourceVersion; a 409 is reported as `conflict`.
  */
-import type { LeaseRecord, LeaseStore, LeaseWrite } from '../apply/lease-lock.js'
-import { STATE_NAMESPACE } from '../state/state.js'
-import { jsonBody, responseError, type KubeClient } from './kube-client.js'
+import type { LeaseRecord, LeaseStore, LeaseWrite } from '../../apply/lease-lock.js'
+import { STATE_NAMESPACE } from '../../state/state.js'
+import { jsonBody, responseError, type KubeClient } from './client.js'
 
 const LEASES = `/apis/coordination.k8s.io/v1/namespaces/${STATE_NAMESPACE}/leases`
 

@@ -13,8 +13,8 @@ import path from 'node:path'
 import { createInterface } from 'node:readline'
 import { promisify } from 'node:util'
 import { zstdDecompressSync } from 'node:zlib'
-import type { PathPolicy } from '../config/confinement.js'
-import { RenderProgramStoppedError, type ProgramResponse } from './go-render-program.js'
+import type { PathPolicy } from '../../config/confinement.js'
+import { RenderProgramStoppedError, type ProgramResponse } from './go-program.js'
 import { pendingCalls } from './pending-calls.js'
 
 /** The native builds there are: Node's `process.arch` by Linux artifact suffix. */

@@ -3,9 +3,9 @@
  * resource names and scope, and the server version. Uses aggregated discovery (two requests)
  * and falls back to one request per group/version on servers without it.
  */
-import { ClusterError } from '../errors.js'
-import type { Discovery, HelmCapabilities } from '../apply/ports.js'
-import { jsonBody, responseError, type KubeClient } from './kube-client.js'
+import { ClusterError } from '../../errors.js'
+import type { Discovery, HelmCapabilities } from '../../apply/ports.js'
+import { jsonBody, responseError, type KubeClient } from './client.js'
 
 /** How to reach one kind over REST. */
 export interface ResourceInfo {

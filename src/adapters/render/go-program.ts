@@ -1,19 +1,19 @@
 /**
  * One render program (src/go/render/module/cmd, docs/renderers.md) started in the current
- * thread: the main thread, or a render worker (src/adapters/render-worker.ts). The Go side reads
+ * thread: the main thread, or a render worker (src/adapters/render/worker.ts). The Go side reads
  * the disk through a bridge to node:fs that only reads, and refuses what resolves outside the
  * repository (src/config/confinement.ts) exactly as the file adapter does.
  */
 import fs from 'node:fs'
-import { confinementError, isWithin, type PathPolicy } from '../config/confinement.js'
-import type { JsonObject } from '../go/yaml.js'
-import { resolvePolicy, resolveReal } from './real-path.js'
+import { confinementError, isWithin, type PathPolicy } from '../../config/confinement.js'
+import type { JsonObject } from '../../go/yaml.js'
+import { resolvePolicy, resolveReal } from '../files/real-path.js'
 import { startGoProgram, type CompiledGoWasm, type GoFs } from './go-wasm.js'
 
 /** What a program answers: the rendered text, or Go's error text, or its versions. */
 export interface ProgramResponse {
   output?: string
-  /** The file-system questions the render asked, when the program tells (src/adapters/render-reuse.ts). */
+  /** The file-system questions the render asked, when the program tells (src/adapters/render/reuse.ts). */
   reads?: [string, string][]
   /** The output's documents decoded as Tazuna decodes them, when asked (the native program). */
   documents?: (JsonObject | null)[]

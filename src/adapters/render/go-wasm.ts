@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises'
 import { promisify } from 'node:util'
 import { brotliDecompress, gunzip } from 'node:zlib'
-import { withMemoryMaximum } from '../go/wasm-memory.js'
+import { withMemoryMaximum } from '../../go/wasm-memory.js'
 
 /** Where a program's two build artifacts are. */
 export interface GoWasmFiles {

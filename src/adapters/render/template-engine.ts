@@ -12,10 +12,10 @@ import {
   templateErrorLine,
   type RenderRequest,
   type TemplateEngine
-} from '../go/template/engine.js'
+} from '../../go/template/engine.js'
 import { compileGoWasm, startGoProgram, type CompiledGoWasm, type GoWasmFiles } from './go-wasm.js'
-import { RenderLimitError, stoppedError, workerHost, type ProgramHost } from './go-render-module.js'
-import { RenderProgramStoppedError, type ProgramResponse } from './go-render-program.js'
+import { RenderLimitError, stoppedError, workerHost, type ProgramHost } from './module.js'
+import { RenderProgramStoppedError, type ProgramResponse } from './go-program.js'
 
 /** Where the engine's two build artifacts are (see src/go/template/engine/build.sh). */
 export type GoTemplateFiles = GoWasmFiles
@@ -98,7 +98,7 @@ export function createGoTemplateEngine(
 
 /**
  * Starts the engine in this thread (without a file system: templates read nothing) and returns
- * its render call, as the template worker serves it (src/adapters/render-worker.ts).
+ * its render call, as the template worker serves it (src/adapters/render/worker.ts).
  */
 export async function startTemplateProgram(
   program: CompiledGoWasm

@@ -2,13 +2,13 @@
  * One run's connection to the cluster: a single KubeClient (one keep-alive agent), its
  * discovery cache, and the Cluster and StateStore ports built on them.
  */
-import type { Clock } from '../apply/ports.js'
-import { KubeClient, type RetryPolicy } from './kube-client.js'
-import { KubeCluster, type ClusterWaits } from './kube-cluster.js'
-import { loadKubeConfig, type KubeConfigOptions } from './kube-config.js'
-import { KubeDiscovery } from './kube-discovery.js'
-import { KubeLeaseStore } from './kube-lease-store.js'
-import { KubeStateStore } from './kube-state-store.js'
+import type { Clock } from '../../apply/ports.js'
+import { KubeClient, type RetryPolicy } from './client.js'
+import { KubeCluster, type ClusterWaits } from './cluster.js'
+import { loadKubeConfig, type KubeConfigOptions } from './config.js'
+import { KubeDiscovery } from './discovery.js'
+import { KubeLeaseStore } from './lease-store.js'
+import { KubeStateStore } from './state-store.js'
 
 /** Everything that talks to the API server in one run. */
 export interface KubeSession {

@@ -1,10 +1,11 @@
 /**
- * The Diff with content diffs: the head's Diff and render run concurrently with the before
- * side (the base commit's render, or the live objects), then each added / modified / removed
- * object gets its diff. A before side that cannot be had leaves one notice and the hashes —
- * never a failed job.
+ * The engine's content-diff step, driven the same way by the action's Diff flow
+ * (src/action/diff-flow.ts) and by `state diff --content` (src/cli/state-commands.ts): the
+ * head's Diff and render run concurrently with the before side (the base commit's render, or
+ * the live objects), then each added / modified / removed object gets its diff. A before side
+ * that cannot be had leaves one notice and the hashes — never a failed job.
  */
-import type { ConfigRun, Engine } from '../engine/engine.js'
+import type { ConfigRun, Engine } from './engine.js'
 import { computeContentDiffs, type ContentSource } from '../report/content-diff.js'
 import type { ContentReport } from '../report/content-diff-markdown.js'
 import type { ManifestDiff } from '../report/model.js'

@@ -1,39 +1,33 @@
 /**
  * The render module (src/go/render/module, docs/renderers.md) for the engine: its two programs,
  * each loaded on its first render, never by `check`. From the bundle each program runs in a
- * worker thread (src/adapters/render-worker.ts), which is what lets a render be stopped at the
+ * worker thread (src/adapters/render/worker.ts), which is what lets a render be stopped at the
  * time limit; running from source (tests), in this thread.
  */
 import { performance } from 'node:perf_hooks'
 import { Worker } from 'node:worker_threads'
-import type { PathPolicy } from '../config/confinement.js'
-import type { JsonObject } from '../go/yaml.js'
+import type { PathPolicy } from '../../config/confinement.js'
+import type { JsonObject } from '../../go/yaml.js'
 import {
   RenderModuleError,
   type HelmReleaseRender,
   type RenderModule,
   type RendererVersions
-} from '../render/ports.js'
+} from '../../render/ports.js'
 import { compileGoWasm, type CompiledGoWasm, type GoWasmFiles } from './go-wasm.js'
 import {
   RenderProgramStoppedError,
   startRenderProgram,
   type ProgramResponse
-} from './go-render-program.js'
-import { nativeProgramHost } from './native-render-program.js'
+} from './go-program.js'
+import { nativeProgramHost } from './native-program.js'
 import { pendingCalls } from './pending-calls.js'
-import {
-  counterpart,
-  sameAnswers,
-  sameTree,
-  type RenderRead,
-  type TwinCheckout
-} from './render-reuse.js'
+import { counterpart, sameAnswers, sameTree, type RenderRead, type TwinCheckout } from './reuse.js'
 import type {
   RenderWorkerAnswer,
   RenderWorkerData,
   RenderWorkerRequest
-} from './render-worker-protocol.js'
+} from './worker-protocol.js'
 
 /** The two render programs (src/go/render/module/cmd): krusty, and the Helm SDK. */
 export type RenderProgram = 'kustomize' | 'helm'
@@ -63,7 +57,7 @@ export interface RenderModuleOptions {
   maxMemoryBytes?: number
   /**
    * The kustomize program built natively for this platform, ready to run, when there is one
-   * (src/adapters/native-render-program.ts): it renders instead of the WebAssembly program, in
+   * (src/adapters/render/native-program.ts): it renders instead of the WebAssembly program, in
    * one child process serving every render, under the same limits — the time limit too when
    * running from source. If it cannot start, `onNativeFailure` is told why and the WebAssembly
    * program renders.

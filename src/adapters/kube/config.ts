@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { KubeConfig } from '@kubernetes/client-node'
-import { ClusterError, NoKubeconfigError } from '../errors.js'
+import { ClusterError, NoKubeconfigError } from '../../errors.js'
 
 const SERVICE_ACCOUNT_TOKEN = '/var/run/secrets/kubernetes.io/serviceaccount/token'
 

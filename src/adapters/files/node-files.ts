@@ -5,11 +5,11 @@
 import { mkdtemp, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
-import { confinementError, type PathPolicy } from '../config/confinement.js'
-import type { ConfigFiles } from '../config/files.js'
-import type { BuildFiles, FileKind, TempDir } from '../render/ports.js'
+import { confinementError, type PathPolicy } from '../../config/confinement.js'
+import type { ConfigFiles } from '../../config/files.js'
+import type { BuildFiles, FileKind, TempDir } from '../../render/ports.js'
 import { resolvePolicy, resolveReal } from './real-path.js'
-import { formatBytes, MAX_CONFIG_FILE_BYTES } from '../objects/size-limits.js'
+import { formatBytes, MAX_CONFIG_FILE_BYTES } from '../../objects/size-limits.js'
 
 /** Where temporary directories go, and which directories reads may resolve into. */
 export interface NodeFilesOptions {

@@ -2,10 +2,11 @@
  * Renders every manifest at the pull request's base commit, for content diffs: a temporary
  * `git worktree` of the base (fetched first when the clone is shallow, with whatever
  * credentials the checkout left in the repository's git config), and an engine over the
- * worktree's tazuna.yaml with the head's ports. Read-only towards the cluster.
+ * worktree's tazuna.yaml with the head's ports. Read-only towards the cluster. The entry points
+ * pass it as the before side of the content-diff step (./content-diff.ts).
  */
 import path from 'node:path'
-import type { Engine } from '../engine/engine.js'
+import type { Engine } from './engine.js'
 import type { BuildFiles, CommandRunner } from '../render/ports.js'
 import type { RenderedObjects } from '../report/content-diff.js'
 

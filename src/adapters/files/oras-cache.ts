@@ -20,9 +20,9 @@ import {
   writeFile
 } from 'node:fs/promises'
 import path from 'node:path'
-import { isWithin } from '../config/confinement.js'
-import type { ArchiveEntry } from '../render/oras/archive.js'
-import type { OrasCache } from '../render/oras/ports.js'
+import { isWithin } from '../../config/confinement.js'
+import type { ArchiveEntry } from '../../render/oras/archive.js'
+import type { OrasCache } from '../../render/oras/ports.js'
 import { resolveReal } from './real-path.js'
 
 /**

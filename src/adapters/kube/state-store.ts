@@ -4,10 +4,10 @@
  * data are written; reads accept legacy and current data-key encodings. Saves are guarded by the
  * resourceVersion read at the start of the run.
  */
-import { ClusterError } from '../errors.js'
-import type { SaveOptions, StateStore, StoredState } from '../apply/ports.js'
-import { assertStateFits } from '../apply/state-size.js'
-import { untouchedEntriesUnchanged } from '../apply/state-conflict.js'
+import { ClusterError } from '../../errors.js'
+import type { SaveOptions, StateStore, StoredState } from '../../apply/ports.js'
+import { assertStateFits } from '../../apply/state-size.js'
+import { untouchedEntriesUnchanged } from '../../apply/state-conflict.js'
 import {
   emptyState,
   STATE_NAMESPACE,
@@ -15,15 +15,15 @@ import {
   stateFromConfigMapData,
   stateToConfigMapData,
   type State
-} from '../state/state.js'
-import type { JsonObject } from '../go/yaml.js'
+} from '../../state/state.js'
+import type { JsonObject } from '../../go/yaml.js'
 import {
   decodeRenderRecord,
   encodeRenderRecord,
   RENDER_RECORD_ANNOTATION,
   type RenderRecord
-} from '../state/render-record.js'
-import { jsonBody, responseError, type KubeClient } from './kube-client.js'
+} from '../../state/render-record.js'
+import { jsonBody, responseError, type KubeClient } from './client.js'
 
 const STATE_CONFIGMAP_PREFIX = configMapName('')
 

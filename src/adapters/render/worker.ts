@@ -2,18 +2,18 @@
  * A render worker: one render program in a worker thread of its own, so that a render that
  * runs too long can be stopped (the thread is terminated; Go's WebAssembly cannot be
  * interrupted in the thread it runs in) and renders of the two programs run beside each other
- * and beside the engine. Started by src/adapters/go-render-module.ts with the bundle itself as
+ * and beside the engine. Started by src/adapters/render/module.ts with the bundle itself as
  * the worker's script (src/index.ts hands over to serveRenderWorker).
  */
 import { parentPort } from 'node:worker_threads'
-import type { PathPolicy } from '../config/confinement.js'
-import { RenderProgramStoppedError, startRenderProgram } from './go-render-program.js'
-import { startTemplateProgram } from './go-template-engine.js'
+import type { PathPolicy } from '../../config/confinement.js'
+import { RenderProgramStoppedError, startRenderProgram } from './go-program.js'
+import { startTemplateProgram } from './template-engine.js'
 import type {
   RenderWorkerAnswer,
   RenderWorkerData,
   RenderWorkerRequest
-} from './render-worker-protocol.js'
+} from './worker-protocol.js'
 
 /** Serves render requests from the parent thread until it terminates this one. */
 export async function serveRenderWorker(data: RenderWorkerData): Promise<void> {

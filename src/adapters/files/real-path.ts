@@ -1,7 +1,7 @@
 /** Resolving paths the way the confinement policy compares them (src/config/confinement.ts). */
 import { realpath } from 'node:fs/promises'
 import path from 'node:path'
-import type { PathPolicy } from '../config/confinement.js'
+import type { PathPolicy } from '../../config/confinement.js'
 
 /**
  * The path with every symlink resolved; for a path that does not exist (yet), its nearest

@@ -8,9 +8,9 @@ import {
   CommentForbiddenError,
   type StickyComment,
   type StickyCommentResult
-} from '../action/ports.js'
-import { parseMarker, sameTarget } from '../report/marker.js'
-import { authorLogin, describeFailure, type Octokit } from './github-rest.js'
+} from '../../action/ports.js'
+import { parseMarker, sameTarget } from '../../report/marker.js'
+import { authorLogin, describeFailure, type Octokit } from './rest.js'
 
 export { CommentForbiddenError }
 

@@ -1,15 +1,15 @@
 /**
- * What a render worker (src/adapters/render-worker.ts) and its host
- * (src/adapters/go-render-module.ts) say to each other, apart from either, so that neither
+ * What a render worker (src/adapters/render/worker.ts) and its host
+ * (src/adapters/render/module.ts) say to each other, apart from either, so that neither
  * needs the other's code.
  */
-import type { PathPolicy } from '../config/confinement.js'
+import type { PathPolicy } from '../../config/confinement.js'
 import type { CompiledGoWasm } from './go-wasm.js'
-import type { ProgramResponse } from './go-render-program.js'
+import type { ProgramResponse } from './go-program.js'
 
 /**
  * workerData of a render worker: the program, compiled once by the parent thread; `template`:
- * the Go template engine (src/adapters/go-template-engine.ts) instead of a render program.
+ * the Go template engine (src/adapters/render/template-engine.ts) instead of a render program.
  */
 export interface RenderWorkerData {
   tazunaRenderWorker: { program: CompiledGoWasm; kind?: 'template' }

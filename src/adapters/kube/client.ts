@@ -9,10 +9,10 @@ import http from 'node:http'
 import https from 'node:https'
 import tls from 'node:tls'
 import type { KubeConfig } from '@kubernetes/client-node'
-import { ClusterError } from '../errors.js'
-import type { Clock } from '../apply/ports.js'
-import { systemClock } from './clock.js'
-import type { LoadedKubeConfig } from './kube-config.js'
+import { ClusterError } from '../../errors.js'
+import type { Clock } from '../../apply/ports.js'
+import { systemClock } from '../clock.js'
+import type { LoadedKubeConfig } from './config.js'
 
 /** One API request; `path` starts with `/api` or `/apis`. */
 export interface KubeRequest {

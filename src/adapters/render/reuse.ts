@@ -9,8 +9,8 @@
 import { createHash } from 'node:crypto'
 import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs'
 import path from 'node:path'
-import { isWithin } from '../config/confinement.js'
-import type { RecordedRead } from '../state/render-record.js'
+import { isWithin } from '../../config/confinement.js'
+import type { RecordedRead } from '../../state/render-record.js'
 
 /** Two checkouts of one repository: the head's root, and the base's. */
 export interface TwinCheckout {

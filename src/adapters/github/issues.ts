@@ -9,9 +9,9 @@ import {
   IssueForbiddenError,
   type DriftIssue,
   type DriftIssueResult
-} from '../action/drift-flow.js'
-import { isDriftIssueOf } from '../report/drift-issue.js'
-import { authorLogin, describeFailure, type Octokit } from './github-rest.js'
+} from '../../action/drift-flow.js'
+import { isDriftIssueOf } from '../../report/drift-issue.js'
+import { authorLogin, describeFailure, type Octokit } from './rest.js'
 
 export { IssueForbiddenError }
 

@@ -6,10 +6,10 @@
 import { createHash } from 'node:crypto'
 import { readdir, readFile } from 'node:fs/promises'
 import path from 'node:path'
-import type { RenderRecords } from '../engine/ports.js'
-import type { RenderModule } from '../render/ports.js'
-import { entriesDigest, recordKey, type RenderRecord } from '../state/render-record.js'
-import { answersDigest, recordedReads } from './render-reuse.js'
+import type { RenderRecords } from '../../engine/ports.js'
+import type { RenderModule } from '../../render/ports.js'
+import { entriesDigest, recordKey, type RenderRecord } from '../../state/render-record.js'
+import { answersDigest, recordedReads } from './reuse.js'
 
 /** Written by scripts/stamp-build.mjs next to the bundle: the digest of everything in dist/. */
 export const BUILD_ID_FILE = 'build-id.txt'

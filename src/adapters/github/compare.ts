@@ -3,8 +3,8 @@
  * which knows the whole history even when the checkout is shallow (actions/checkout's default).
  */
 import * as github from '@actions/github'
-import type { CommitAncestry } from '../apply/commit-guard.js'
-import { statusOf } from './github-rest.js'
+import type { CommitAncestry } from '../../apply/commit-guard.js'
+import { statusOf } from './rest.js'
 
 /** Compare-API ancestry for one repository; any failure is `unknown` with the reason. */
 export function githubAncestry(token: string, owner: string, repo: string): CommitAncestry {
