@@ -4,6 +4,7 @@
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
 import { runCli, type CliIo } from '../../src/cli.js'
+import { TEST_FINGERPRINT_KEY } from './secret-fingerprint.js'
 
 /** What a command line run returned and printed. */
 export interface CliResult {
@@ -15,7 +16,8 @@ export interface CliResult {
 /**
  * Runs `tazuna-action <argv>` in-process; `env` is all the environment it sees. `stdin` answers
  * a prompt (a line ending in a newline); without it, stdin ends at once (EOF). `tty` says
- * stdout is a terminal (colour).
+ * stdout is a terminal (colour). Secret fingerprints are keyed by TEST_FINGERPRINT_KEY, so a
+ * test can compute them (support/secret-fingerprint.ts).
  */
 export async function runCliInProcess(
   argv: readonly string[],
@@ -25,14 +27,18 @@ export async function runCliInProcess(
 ): Promise<CliResult> {
   let stdout = ''
   let stderr = ''
-  const code = await runCli(argv, {
-    stdout: (t) => void (stdout += t),
-    stderr: (t) => void (stderr += t),
-    env,
-    isTTY: tty,
-    readLine: () =>
-      stdin?.includes('\n') ? Promise.resolve(stdin) : Promise.reject(new Error('EOF'))
-  })
+  const code = await runCli(
+    argv,
+    {
+      stdout: (t) => void (stdout += t),
+      stderr: (t) => void (stderr += t),
+      env,
+      isTTY: tty,
+      readLine: () =>
+        stdin?.includes('\n') ? Promise.resolve(stdin) : Promise.reject(new Error('EOF'))
+    },
+    TEST_FINGERPRINT_KEY
+  )
   return { code, stdout, stderr }
 }
 
