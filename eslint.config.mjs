@@ -58,6 +58,30 @@ const netConnect = ['net', 'node:net'].map((name) => ({
   allowImportNames: ['isIP', 'isIPv4', 'isIPv6'],
   message: portMessage('Network access', 'e.g. Cluster in src/apply/ports.ts')
 }))
+// node:crypto: hashing is pure; random bytes are the world's (the run's Secret fingerprint key
+// comes from src/adapters/fingerprint-key.ts through the entry points).
+const randomMessage =
+  'Randomness is a side effect: make it in src/adapters/ (e.g. src/adapters/fingerprint-key.ts) ' +
+  'and pass the value in.'
+const cryptoRandomness = ['crypto', 'node:crypto'].map((name) => ({
+  name,
+  importNames: [
+    'randomBytes',
+    'randomFill',
+    'randomFillSync',
+    'randomInt',
+    'randomUUID',
+    'getRandomValues',
+    'webcrypto',
+    'generateKey',
+    'generateKeySync',
+    'generateKeyPair',
+    'generateKeyPairSync',
+    'generatePrime',
+    'generatePrimeSync'
+  ],
+  message: randomMessage
+}))
 const clockMessage =
   'The clock is a side effect: take it through the Clock port (src/apply/ports.ts; ' +
   'src/adapters/clock.ts implements it).'
@@ -86,7 +110,7 @@ const configImports = {
 const coreImports = (...patterns) => [
   'error',
   {
-    paths: [...sideEffectModules, ...nodeSideEffects, ...netConnect],
+    paths: [...sideEffectModules, ...nodeSideEffects, ...netConnect, ...cryptoRandomness],
     patterns: [adapterImports, ...patterns]
   }
 ]
@@ -133,12 +157,14 @@ export default tseslint.config(
         ...['setTimeout', 'setInterval', 'setImmediate'].map((name) => ({
           name,
           message: clockMessage
-        }))
+        })),
+        { name: 'crypto', message: randomMessage }
       ],
       'no-restricted-properties': [
         'error',
         { object: 'Date', property: 'now', message: clockMessage },
-        { object: 'performance', property: 'now', message: clockMessage }
+        { object: 'performance', property: 'now', message: clockMessage },
+        { object: 'Math', property: 'random', message: randomMessage }
       ],
       'no-restricted-syntax': [
         'error',

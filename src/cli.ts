@@ -21,6 +21,7 @@ import { gitAncestry, gitCommitOf } from './adapters/git.js'
 import { createExecRunner } from './adapters/command-runner.js'
 import { createNodeFiles } from './adapters/files/node-files.js'
 import { renderAtCommit, resolveBaseCommit } from './engine/base-render.js'
+import { newFingerprintKey } from './adapters/fingerprint-key.js'
 import { applyCommand } from './cli/apply-command.js'
 import { planCommand } from './cli/plan-command.js'
 import { buildCommand } from './cli/build-command.js'
@@ -102,8 +103,16 @@ function readStdinLine(): Promise<string> {
   })
 }
 
-/** The local command line over the same engine as the action; returns the exit code. */
-export async function runCli(argv: readonly string[], io: CliIo = nodeIo): Promise<number> {
+/**
+ * The local command line over the same engine as the action; returns the exit code.
+ * `fingerprintKey` keys the Secret fingerprints of this run's output: a fresh random one unless
+ * a test passes a known one.
+ */
+export async function runCli(
+  argv: readonly string[],
+  io: CliIo = nodeIo,
+  fingerprintKey: Uint8Array = newFingerprintKey()
+): Promise<number> {
   try {
     const parsed = parseCommandLine(argv)
     if (parsed.help || parsed.command === undefined) {
@@ -119,7 +128,8 @@ export async function runCli(argv: readonly string[], io: CliIo = nodeIo): Promi
         gitCommitOf: (dir) => gitCommitOf(dir),
         lockHolder: `tazuna-action cli (pid ${process.pid}) on ${os.hostname()}`,
         ancestryIn: (dir) => gitAncestry(dir),
-        baseCommit: (ref) => baseCommitOf(parsed.flags, io, ref)
+        baseCommit: (ref) => baseCommitOf(parsed.flags, io, ref),
+        fingerprintKey
       })
     } finally {
       engine.close()

@@ -22,6 +22,7 @@ import { firstKnownAncestry, gitAncestry } from './adapters/git.js'
 import { githubAncestry } from './adapters/github/compare.js'
 import { kubeconfigFileSecrets, kubeconfigSecrets } from './adapters/kube/kubeconfig-secrets.js'
 import { upsertStickyComment } from './adapters/github/comments.js'
+import { newFingerprintKey } from './adapters/fingerprint-key.js'
 import type { Runner } from './action/ports.js'
 import type { CommitAncestry } from './apply/commit-guard.js'
 import type { PathPolicy } from './config/confinement.js'
@@ -167,7 +168,9 @@ async function runFlow(
       postComment: (comment) => upsertStickyComment(settings.githubToken, comment),
       ...beforeSideOf(settings, pullRequest, { ports, basePortsFor, engineSettings }),
       now: () => systemClock.now(),
-      redact: (text) => runSecrets.redact(engine.redact(text))
+      redact: (text) => runSecrets.redact(engine.redact(text)),
+      // Made for this run and never written: its fingerprints confirm no guess of a value.
+      fingerprintKey: newFingerprintKey()
     },
     {
       ...target,

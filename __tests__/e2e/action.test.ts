@@ -267,7 +267,7 @@ describe('pull-request runs with content diffs', () => {
     expect(body).toContain('**deployed → proposed**')
     expect(body).toContain('-  GREETING: hello\n')
     expect(body).toContain('+  GREETING: hola\n')
-    expect(body).toMatch(/\+ {2}password: \(sensitive value, sha256:[0-9a-f]{12}\)/)
+    expect(body).toMatch(/\+ {2}password: \(sensitive value, fingerprint [0-9a-f]{12}\)/)
     const diffPath = r.outputs['diff-path']!
     expect(diffPath).toBe(join(dirname(r.outputs['report-path']!), 'report.diff'))
     const files = ['report.json', 'report.txt', 'report.diff'].map((f) =>

@@ -5,6 +5,7 @@
 import { execFile } from 'node:child_process'
 import { runCli, type CliIo } from '../../src/cli.js'
 import { trackRun } from './runs-in-flight.js'
+import { TEST_FINGERPRINT_KEY } from './secret-fingerprint.js'
 
 /** What a command line run returned and printed. */
 export interface CliResult {
@@ -17,6 +18,8 @@ export interface CliResult {
  * Runs `tazuna-action <argv>` in-process; `env` is all the environment it sees. `stdin` answers
  * a prompt (a line ending in a newline); without it, stdin ends at once (EOF). `tty` says
  * stdout is a terminal (colour). Cancelled (CliIo.signal) if still running when its test ends.
+ * Secret fingerprints are keyed by TEST_FINGERPRINT_KEY, so a test can compute them
+ * (support/secret-fingerprint.ts).
  */
 export function runCliInProcess(
   argv: readonly string[],
@@ -27,15 +30,19 @@ export function runCliInProcess(
   return trackRun(async (signal) => {
     let stdout = ''
     let stderr = ''
-    const code = await runCli(argv, {
-      stdout: (t) => void (stdout += t),
-      stderr: (t) => void (stderr += t),
-      env,
-      isTTY: tty,
-      readLine: () =>
-        stdin?.includes('\n') ? Promise.resolve(stdin) : Promise.reject(new Error('EOF')),
-      signal
-    })
+    const code = await runCli(
+      argv,
+      {
+        stdout: (t) => void (stdout += t),
+        stderr: (t) => void (stderr += t),
+        env,
+        isTTY: tty,
+        readLine: () =>
+          stdin?.includes('\n') ? Promise.resolve(stdin) : Promise.reject(new Error('EOF')),
+        signal
+      },
+      TEST_FINGERPRINT_KEY
+    )
     return { code, stdout, stderr }
   })
 }

@@ -47,6 +47,11 @@ export interface DiffFlowDeps {
   now?: () => number
   /** Replaces every secret the run knows (rendered values, token, kubeconfig credentials). */
   redact?: (text: string) => string
+  /**
+   * The run's random key for Secret fingerprints in content diffs, made by the entry point
+   * (src/adapters/fingerprint-key.ts).
+   */
+  fingerprintKey: Uint8Array
 }
 
 /** Runs the flow; throws (once) for check problems, and for a Diff when fail-on-diff is on. */
@@ -60,7 +65,8 @@ export async function runDiffFlow(deps: DiffFlowDeps, options: DiffFlowOptions):
       : await diffWithContent(engine, checked.run, {
           ...(deps.before ? { before: deps.before } : {}),
           now: deps.now ?? (() => 0),
-          notice: (message) => runner.notice(message)
+          notice: (message) => runner.notice(message),
+          fingerprintKey: deps.fingerprintKey
         })
   const report: DiffReport = {
     config: options.config,

@@ -77,6 +77,11 @@ export interface CommandContext {
    * Error naming the ref when git does not know it.
    */
   baseCommit: (ref: string | undefined) => Promise<BaseCommit>
+  /**
+   * This run's random key for Secret fingerprints in content diffs and plan
+   * (src/report/secret-fingerprint.ts): fingerprints compare within one run's output only.
+   */
+  fingerprintKey: Uint8Array
 }
 
 /** One command of the table. */

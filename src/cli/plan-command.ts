@@ -14,11 +14,12 @@ export const planCommand: CliCommand = {
   summary:
     'Show what an apply would create or change, per object, against the live cluster (read-only)',
   options: orasPullOptions,
-  async run({ io, engine }) {
+  async run({ io, engine, fingerprintKey }) {
     const run = await engine.loadForPlan()
     // Secret objects are fingerprinted already; any other value a render registered as secret
     // is replaced too, as in the action's content diffs.
-    io.stdout(engine.redact(renderPlanText(await engine.plan(run), paletteFor(io))))
+    const plans = await engine.plan(run, fingerprintKey)
+    io.stdout(engine.redact(renderPlanText(plans, paletteFor(io))))
     return 0
   }
 }

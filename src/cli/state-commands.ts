@@ -30,7 +30,8 @@ export const stateDiffCommand: CliCommand = {
       before: before.side,
       // Timings are for the job summary; the command line does not show them.
       now: () => 0,
-      notice: (message) => stderrLog(io).warn(message)
+      notice: (message) => stderrLog(io).warn(message),
+      fingerprintKey: context.fingerprintKey
     })
     io.stdout(renderDiffText(manifests))
     if (content !== undefined) io.stdout(renderContentText(content, before.against, paletteFor(io)))

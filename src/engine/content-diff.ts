@@ -36,11 +36,24 @@ export interface DiffWithContent {
   content?: ContentReport
 }
 
+/** What {@link diffWithContent} takes besides the engine and the run. */
+export interface ContentDeps {
+  before?: BeforeSide
+  /** Milliseconds, for the render timings in the job summary. */
+  now: () => number
+  notice: (message: string) => void
+  /**
+   * The run's random key for Secret fingerprints (src/report/secret-fingerprint.ts), made by
+   * the entry point; both sides of every diff take it.
+   */
+  fingerprintKey: Uint8Array
+}
+
 /** Runs the Diff and the before side concurrently; `now` times both for the job summary. */
 export async function diffWithContent(
   engine: Pick<Engine, 'diff' | 'renderObjects' | 'liveObjects' | 'redact'>,
   run: ConfigRun,
-  deps: { before?: BeforeSide; now: () => number; notice: (message: string) => void }
+  deps: ContentDeps
 ): Promise<DiffWithContent> {
   const { before } = deps
   if (before === undefined) return { manifests: await engine.diff(run) }
@@ -74,7 +87,7 @@ export async function diffWithContent(
   const diffs = computeContentDiffs(
     manifests,
     { before: b.value.result.objects, head: objects },
-    { source: before.source, redact }
+    { source: before.source, redact, fingerprintKey: deps.fingerprintKey }
   )
   const timings = { headMs: h.value.ms, beforeMs: b.value.ms }
   return { manifests, content: { ...common, diffs, timings } }
@@ -85,7 +98,7 @@ export async function diffWithContent(
 async function liveContent(
   engine: Pick<Engine, 'diff' | 'liveObjects' | 'redact'>,
   run: ConfigRun,
-  deps: { now: () => number; notice: (message: string) => void }
+  deps: Omit<ContentDeps, 'before'>
 ): Promise<DiffWithContent> {
   const started = deps.now()
   const manifests = await engine.diff(run)
@@ -95,7 +108,11 @@ async function liveContent(
     const diffs = computeContentDiffs(
       manifests,
       { before: live, head: proposed },
-      { source: 'live', redact: (text) => engine.redact(text) }
+      {
+        source: 'live',
+        redact: (text) => engine.redact(text),
+        fingerprintKey: deps.fingerprintKey
+      }
     )
     const timings = { headMs, beforeMs: deps.now() - started - headMs }
     return { manifests, content: { source: 'live', diffs, timings } }

@@ -82,8 +82,9 @@ export interface Engine {
   /**
    * `plan`: after the kube-context guard, every rendered object of every named non-genesissecret
    * manifest against the cluster (GET and dry-run apply only; throws ClusterError on refusal).
+   * Secret values show as fingerprints under `fingerprintKey`, the run's random key.
    */
-  plan(run: ConfigRun): Promise<ManifestPlan[]>
+  plan(run: ConfigRun, fingerprintKey: Uint8Array): Promise<ManifestPlan[]>
   /** Every named manifest's recorded State (read-only); manifests without State are left out. */
   listState(run: ConfigRun): Promise<ListedState[]>
   /** Layered apply with State sync, after the kube-context guard. */
@@ -216,7 +217,7 @@ export function createEngine(settings: EngineSettings, given: EnginePorts): Engi
       const head = await renderObjectsOf(run.manifests, sharedRenderer(run))
       return liveObjectsOf(diffs, head, (await openSession()).cluster)
     },
-    async plan(run) {
+    async plan(run, fingerprintKey) {
       const session = await openSession()
       const guard = resolveContextGuard(run.config.config.spec, settings.environment)
       const refused =
@@ -225,7 +226,8 @@ export function createEngine(settings: EngineSettings, given: EnginePorts): Engi
       return planManifests(run.manifests, {
         build: renderer(run),
         cluster: session.cluster,
-        log: ports.log
+        log: ports.log,
+        fingerprintKey
       })
     },
     async listState(run) {

@@ -47,6 +47,8 @@ export async function planManifests(
     build: (m: Manifest) => Promise<DesiredState>
     cluster: Pick<Cluster, 'get' | 'dryRunApply'>
     log: EngineLog
+    /** The run's key for Secret fingerprints (src/report/secret-fingerprint.ts). */
+    fingerprintKey: Uint8Array
   }
 ): Promise<ManifestPlan[]> {
   const plans: ManifestPlan[] = []
@@ -60,7 +62,7 @@ export async function planManifests(
       throw buildFailure(m.name, error)
     })
     const changes = await mapConcurrently([...desired.objects], LIVE_CONCURRENCY, (object) =>
-      changeOf(object, deps.cluster).catch((error: unknown) => {
+      changeOf(object, deps).catch((error: unknown) => {
         throw new Error(`failed to compute plan changes for "${m.name}": ${messageOf(error)}`, {
           cause: error
         })
@@ -74,7 +76,10 @@ export async function planManifests(
 
 async function changeOf(
   object: JsonObject,
-  cluster: Pick<Cluster, 'get' | 'dryRunApply'>
+  {
+    cluster,
+    fingerprintKey
+  }: { cluster: Pick<Cluster, 'get' | 'dryRunApply'>; fingerprintKey: Uint8Array }
 ): Promise<PlanChange | undefined> {
   const ref = refOf(object)
   const resource = planResource(ref)
@@ -88,7 +93,7 @@ async function changeOf(
     cluster.dryRunApply === undefined
       ? object
       : await cluster.dryRunApply(object).catch(() => object)
-  const lines = diffLines(live, proposed)
+  const lines = diffLines(live, proposed, { fingerprintKey })
   return lines.length === 0 ? undefined : { kind: 'update', resource, lines }
 }
 

@@ -50,6 +50,8 @@ export interface ContentDiffOptions {
   source: ContentSource
   /** Replaces every secret value the run knows (applied to every diff line). */
   redact: (text: string) => string
+  /** The run's key for Secret fingerprints (src/report/secret-fingerprint.ts). */
+  fingerprintKey: Uint8Array
   /** Context lines around each change (3, as `diff -u`). */
   context?: number
 }
@@ -71,7 +73,7 @@ export function computeContentDiffs(
       const head =
         entry.type === 'removed' ? undefined : renders.head.get(m.manifest)?.get(entry.key)
       const relation = options.source === 'live' ? 'live' : relationToState(entry, before)
-      const lines = relation === 'not-applied' ? [] : diffLines(before, head, options.context ?? 3)
+      const lines = relation === 'not-applied' ? [] : diffLines(before, head, options)
       return [
         {
           manifest: m.manifest,
@@ -97,22 +99,24 @@ export function relationToState(entry: DiffEntry, base: JsonObject | undefined):
   return 'base-differs'
 }
 
-/** Unified-diff hunks of the reviewable forms; `[]` when they are equal. */
+/**
+ * Unified-diff hunks of the reviewable forms, Secret values fingerprinted under one key on both
+ * sides; `[]` when they are equal. `context` lines around each change (3, as `diff -u`).
+ */
 export function diffLines(
   before: JsonObject | undefined,
   head: JsonObject | undefined,
-  context = 3
+  options: Pick<ContentDiffOptions, 'fingerprintKey' | 'context'>
 ): string[] {
+  const key = options.fingerprintKey
   const patch = structuredPatch(
     '',
     '',
-    renderContentYaml(before),
-    renderContentYaml(head),
+    renderContentYaml(before, key),
+    renderContentYaml(head, key),
     '',
     '',
-    {
-      context
-    }
+    { context: options.context ?? 3 }
   )
   return patch.hunks.flatMap((hunk) => [
     `@@ -${range(hunk.oldStart, hunk.oldLines)} +${range(hunk.newStart, hunk.newLines)} @@`,

@@ -2,23 +2,17 @@
  * The reviewable form of an object: what ContentHash hashes (src/state/hash.ts strips the same
  * server-side fields), keys sorted in Go byte order, as YAML. Two renders that hash alike show
  * alike, so a content diff never shows a change the Diff does not count — and never a
- * Secret's value: each `data` / `stringData` value becomes a fingerprint that still tells a
- * reviewer which keys changed.
+ * Secret's value: each `data` / `stringData` value becomes a fingerprint under the run's key
+ * (src/report/secret-fingerprint.ts) that still tells a reviewer which keys changed.
  */
-import { createHash } from 'node:crypto'
 import { stringify } from 'yaml'
 import { isJsonObject, type JsonObject, type JsonValue } from '../go/yaml.js'
 import { compareBytes } from '../state/byte-order.js'
 import { hashInput } from '../state/hash.js'
+import { secretFingerprint } from './secret-fingerprint.js'
 
 /** The annotation `kubectl apply` stores the whole object in (a Secret's values included). */
 export const LAST_APPLIED_ANNOTATION = 'kubectl.kubernetes.io/last-applied-configuration'
-
-/** `(sensitive value, sha256:<first 12 hex>)`: equal values fingerprint alike on both sides. */
-export function sensitiveValue(value: string): string {
-  const digest = createHash('sha256').update(value, 'utf8').digest('hex')
-  return `(sensitive value, sha256:${digest.slice(0, 12)})`
-}
 
 /** True for a core `v1` Secret (GenesisSecret outputs are such Secrets). */
 export function isSecret(obj: JsonObject): boolean {
@@ -27,19 +21,20 @@ export function isSecret(obj: JsonObject): boolean {
 
 /**
  * The object as a reviewer sees it: the hash input (no status, no server metadata), the
- * last-applied-configuration annotation dropped, Secret values fingerprinted, every map's keys
- * in Go byte order. Never mutates `obj`.
+ * last-applied-configuration annotation dropped, Secret values fingerprinted under
+ * `fingerprintKey` (both sides of a diff take the same key, so an unchanged value shows alike),
+ * every map's keys in Go byte order. Never mutates `obj`.
  */
-export function contentObject(obj: JsonObject): JsonObject {
+export function contentObject(obj: JsonObject, fingerprintKey: Uint8Array): JsonObject {
   const trimmed = dropLastApplied(hashInput(obj))
-  const masked = isSecret(trimmed) ? maskSecretValues(trimmed) : trimmed
+  const masked = isSecret(trimmed) ? maskSecretValues(trimmed, fingerprintKey) : trimmed
   return sortKeys(masked) as JsonObject
 }
 
 /** {@link contentObject} as YAML text ending in a newline; `''` for no object. */
-export function renderContentYaml(obj: JsonObject | undefined): string {
+export function renderContentYaml(obj: JsonObject | undefined, fingerprintKey: Uint8Array): string {
   if (obj === undefined) return ''
-  return stringify(contentObject(obj), {
+  return stringify(contentObject(obj, fingerprintKey), {
     lineWidth: 0,
     minContentWidth: 0,
     aliasDuplicateObjects: false
@@ -58,13 +53,13 @@ function dropLastApplied(obj: JsonObject): JsonObject {
   return { ...obj, metadata: trimmed }
 }
 
-function maskSecretValues(obj: JsonObject): JsonObject {
+function maskSecretValues(obj: JsonObject, key: Uint8Array): JsonObject {
   const masked: JsonObject = { ...obj }
   for (const field of ['data', 'stringData'] as const) {
     const values = obj[field]
     if (!isJsonObject(values)) continue
     masked[field] = Object.fromEntries(
-      Object.entries(values).map(([k, v]) => [k, sensitiveValue(fingerprintText(v))])
+      Object.entries(values).map(([k, v]) => [k, secretFingerprint(fingerprintText(v), key)])
     )
   }
   return masked

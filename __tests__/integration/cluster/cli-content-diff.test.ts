@@ -2,7 +2,8 @@
 // repositories (a base commit, then edits in the working tree or on a feature branch of a clone),
 // real kustomize, State applied on the real API server. Expected diff lines are written by hand
 // from the objects below: the reviewable form is the object with keys sorted, as YAML
-// (src/report/content-form.ts), and a Secret value is `(sensitive value, sha256:<12 hex>)`.
+// (src/report/content-form.ts), and a Secret value is `(sensitive value, fingerprint <12 hex>)`,
+// keyed by the test key runCliInProcess passes (support/secret-fingerprint.ts).
 import { fingerprint } from '../../support/secret-fingerprint.js'
 import { mkdtempSync } from 'node:fs'
 import os from 'node:os'

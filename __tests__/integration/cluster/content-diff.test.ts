@@ -18,6 +18,7 @@ import { commitAll, commitNext } from '../../support/git-repo.js'
 import { writeConfig, writeFixtureRepo, type FixtureRepo } from '../../support/fixture-repo.js'
 import { goTemplateEngineFiles } from '../../unit/go/template/go-oracle.js'
 import { renderModuleEnv } from '../../support/render-module.js'
+import { fingerprint, TEST_FINGERPRINT_KEY } from '../../support/secret-fingerprint.js'
 import { balanceOf, wellFormed } from '../../unit/report/well-formed.js'
 
 let templateWasm: string
@@ -86,7 +87,8 @@ async function contentDiff(workspace: string, baseSha: string, notices: string[]
           )
       },
       now: () => Date.now(),
-      notice: (message) => notices.push(message)
+      notice: (message) => notices.push(message),
+      fingerprintKey: TEST_FINGERPRINT_KEY
     })
   } finally {
     engine.close()
@@ -148,9 +150,10 @@ describe('content diffs from the base commit', () => {
       '+  GREETING: bonjour'
     ])
     const secret = changes(byName(diffs, '/Secret/' + repo.namespace + '/db'))
-    expect(secret).toHaveLength(2)
-    expect(secret[0]).toMatch(/^- {2}password: \(sensitive value, sha256:[0-9a-f]{12}\)$/)
-    expect(secret[1]).toMatch(/^\+ {2}password: \(sensitive value, sha256:[0-9a-f]{12}\)$/)
+    expect(secret).toEqual([
+      `-  password: ${fingerprint('first-password-0a1b')}`,
+      `+  password: ${fingerprint(secretValue)}`
+    ])
     const notes = byName(diffs, '/ConfigMap/' + repo.namespace + '/notes')
     expect(notes.type).toBe('added')
     const service = byName(diffs, '/Service/' + repo.namespace + '/web')
@@ -210,7 +213,8 @@ async function liveDiff(workspace: string) {
       now: () => Date.now(),
       notice: (message) => {
         throw new Error(`unexpected notice: ${message}`)
-      }
+      },
+      fingerprintKey: TEST_FINGERPRINT_KEY
     })
   } finally {
     engine.close()

@@ -8,6 +8,7 @@ import { parseMarker } from '../../../src/report/marker.js'
 import { fakeEngine, recordingPoster, RecordingRunner } from './fakes.js'
 import type { JsonObject } from '../../../src/go/yaml.js'
 import { objectsByKey } from '../../../src/report/content-diff.js'
+import { TEST_FINGERPRINT_KEY as KEY } from '../../support/secret-fingerprint.js'
 
 const plan = {
   layers: [['ns'], ['web']],
@@ -50,7 +51,8 @@ describe('the Diff flow', () => {
       {
         engine: fakeEngine({ check: { problems: [], plan }, diffs }),
         runner,
-        postComment: poster.post
+        postComment: poster.post,
+        fingerprintKey: KEY
       },
       options
     )
@@ -81,7 +83,7 @@ describe('the Diff flow', () => {
     const runner = new RecordingRunner()
     const poster = recordingPoster()
     await runDiffFlow(
-      { engine: fakeEngine({ diffs }), runner, postComment: poster.post },
+      { engine: fakeEngine({ diffs }), runner, postComment: poster.post, fingerprintKey: KEY },
       { ...options, pullRequest: { ...pr, forkOf: 'mallory/deploy' } }
     )
     expect(poster.posted).toEqual([])
@@ -95,7 +97,10 @@ describe('the Diff flow', () => {
     const poster = recordingPoster(() =>
       Promise.reject(new CommentForbiddenError('GitHub answered 403: nope'))
     )
-    await runDiffFlow({ engine: fakeEngine({ diffs }), runner, postComment: poster.post }, options)
+    await runDiffFlow(
+      { engine: fakeEngine({ diffs }), runner, postComment: poster.post, fingerprintKey: KEY },
+      options
+    )
     expect(runner.notices).toEqual([
       expect.stringMatching(/No pull-request comment: GitHub answered 403: nope.*read-only/)
     ])
@@ -105,7 +110,12 @@ describe('the Diff flow', () => {
     const poster = recordingPoster(() => Promise.reject(new Error('GitHub answered 502')))
     await expect(
       runDiffFlow(
-        { engine: fakeEngine({ diffs }), runner: new RecordingRunner(), postComment: poster.post },
+        {
+          engine: fakeEngine({ diffs }),
+          runner: new RecordingRunner(),
+          postComment: poster.post,
+          fingerprintKey: KEY
+        },
         options
       )
     ).rejects.toThrow('GitHub answered 502')
@@ -115,7 +125,10 @@ describe('the Diff flow', () => {
     const runner = new RecordingRunner()
     const poster = recordingPoster()
     const engine = fakeEngine({ check: { problems }, secret: 'hunter2' })
-    const flow = runDiffFlow({ engine, runner, postComment: poster.post }, options)
+    const flow = runDiffFlow(
+      { engine, runner, postComment: poster.post, fingerprintKey: KEY },
+      options
+    )
     await expect(flow).rejects.toThrow(CheckFailedError)
     await expect(flow).rejects.toThrow(/tazuna check found 2 problems in tazuna.yaml/)
     expect(engine.calls).toEqual(['check'])
@@ -129,7 +142,8 @@ describe('the Diff flow', () => {
       {
         engine: fakeEngine({ diffs }),
         runner: new RecordingRunner(),
-        postComment: recordingPoster().post
+        postComment: recordingPoster().post,
+        fingerprintKey: KEY
       },
       { ...options, failOnDiff: true }
     )
@@ -144,7 +158,8 @@ describe('the Diff flow', () => {
       {
         engine: fakeEngine({ diffs: d }),
         runner: new RecordingRunner(),
-        postComment: recordingPoster().post
+        postComment: recordingPoster().post,
+        fingerprintKey: KEY
       },
       { ...options, failOnDiff }
     )
@@ -155,11 +170,14 @@ describe('the Diff flow', () => {
     const poster = recordingPoster()
     const runner = new RecordingRunner()
     await runDiffFlow(
-      { engine: fakeEngine({ diffs }), runner, postComment: poster.post },
+      { engine: fakeEngine({ diffs }), runner, postComment: poster.post, fingerprintKey: KEY },
       { ...options, comment: false }
     )
     const { pullRequest: _, ...push } = options
-    await runDiffFlow({ engine: fakeEngine({ diffs }), runner, postComment: poster.post }, push)
+    await runDiffFlow(
+      { engine: fakeEngine({ diffs }), runner, postComment: poster.post, fingerprintKey: KEY },
+      push
+    )
     expect(poster.posted).toEqual([])
   })
 })
@@ -276,6 +294,7 @@ describe('the Diff flow with content diffs', () => {
         engine: engine(),
         runner,
         postComment: poster.post,
+        fingerprintKey: KEY,
         before: { source: 'base', baseSha: 'b'.repeat(40), render: () => Promise.resolve(base) }
       },
       options
@@ -302,6 +321,7 @@ describe('the Diff flow with content diffs', () => {
         engine: engine(),
         runner,
         postComment: poster.post,
+        fingerprintKey: KEY,
         before: {
           source: 'base',
           render: () => Promise.reject(new Error('git fetch failed: token hunter2 refused'))
@@ -333,6 +353,7 @@ describe('the Diff flow with content diffs', () => {
         engine: slowEngine,
         runner: new RecordingRunner(),
         postComment: recordingPoster().post,
+        fingerprintKey: KEY,
         before: {
           source: 'base',
           render: () => {
@@ -354,6 +375,7 @@ describe('the Diff flow with content diffs', () => {
         engine: e,
         runner: new RecordingRunner(),
         postComment: recordingPoster().post,
+        fingerprintKey: KEY,
         before: {
           source: 'base',
           render: async (headRendered) => {

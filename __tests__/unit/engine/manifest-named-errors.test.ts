@@ -5,6 +5,7 @@ import type { DesiredState } from '../../../src/apply/manifest-unit.js'
 import type { Manifest } from '../../../src/config/schema.js'
 import { renderObjectsOf } from '../../../src/engine/content.js'
 import { planManifests } from '../../../src/engine/plan.js'
+import { TEST_FINGERPRINT_KEY } from '../../support/secret-fingerprint.js'
 
 const web = { name: 'web', type: 'kustomize', path: './manifests/web' } as Manifest
 const failing = (): Promise<DesiredState> =>
@@ -16,7 +17,8 @@ describe('a render failure names the manifest first', () => {
     const plan = planManifests([web], {
       build: failing,
       cluster: { get: () => Promise.resolve(undefined) },
-      log: { info: () => undefined, warn: () => undefined }
+      log: { info: () => undefined, warn: () => undefined },
+      fingerprintKey: TEST_FINGERPRINT_KEY
     })
     await expect(plan).rejects.toThrow(expected)
   })

@@ -57,6 +57,7 @@ const sideEffects = [
 const pureComputations = [
   "import path from 'node:path'",
   "import { createHash } from 'node:crypto'",
+  "import { createHmac } from 'crypto'",
   "import { gunzipSync } from 'node:zlib'",
   "import { isDeepStrictEqual } from 'node:util'",
   "import { isIP } from 'node:net'",
@@ -69,7 +70,11 @@ const worldAccess = [
   'export const tick = performance.now()',
   'setTimeout(() => undefined, 1)',
   'export const home = process.env.HOME',
-  'export const cwd = process.cwd()'
+  'export const cwd = process.cwd()',
+  "import { randomBytes } from 'node:crypto'",
+  "import { randomUUID } from 'crypto'",
+  'export const dice = Math.random()',
+  'export const id = crypto.randomUUID()'
 ]
 
 const pureTime = [
@@ -116,7 +121,7 @@ describe('the pure-core boundary (eslint.config.mjs)', () => {
   })
 
   it.each(['state', 'apply', 'engine'])(
-    'rejects the clock and the process global in src/%s',
+    'rejects the clock, randomness and the process global in src/%s',
     async (folder) => {
       const lines = await restrictedLines(
         worldAccess,
@@ -133,7 +138,7 @@ describe('the pure-core boundary (eslint.config.mjs)', () => {
     )
   })
 
-  it('accepts the clock and the process global in src/adapters', async () => {
+  it('accepts the clock, randomness and the process global in src/adapters', async () => {
     expect(
       await restrictedLines(worldAccess, 'src/adapters/__lint_fixture__.ts', restrictedRules)
     ).toEqual([])

@@ -1,4 +1,4 @@
-import { fingerprint } from '../../support/secret-fingerprint.js'
+import { fingerprint, TEST_FINGERPRINT_KEY as KEY } from '../../support/secret-fingerprint.js'
 import { describe, expect, it } from '@jest/globals'
 import type { JsonObject } from '../../../src/go/yaml.js'
 import { renderComment, renderDiffSummary, commentBudget } from '../../../src/report/comment.js'
@@ -68,21 +68,24 @@ describe('contentObject', () => {
       }
     ]
   ])('%s', (_, input, expected) => {
-    expect(contentObject(input)).toEqual(expected)
+    expect(contentObject(input, KEY)).toEqual(expected)
   })
 
   it('sorts keys in Go byte order at every depth', () => {
-    const sorted = contentObject({
-      b: { z: 1, '\u{1F600}': 4, '\uFF21': 3, A: 2 },
-      a: [{ y: 1, x: 2 }]
-    })
+    const sorted = contentObject(
+      {
+        b: { z: 1, '\u{1F600}': 4, '\uFF21': 3, A: 2 },
+        a: [{ y: 1, x: 2 }]
+      },
+      KEY
+    )
     expect(JSON.stringify(sorted)).toBe(
       '{"a":[{"x":2,"y":1}],"b":{"A":2,"z":1,"\uFF21":3,"\u{1F600}":4}}'
     )
   })
 
   it('leaves a ConfigMap that is not a Secret unmasked', () => {
-    expect(renderContentYaml(configMap('a', { password: 'visible' }))).toContain(
+    expect(renderContentYaml(configMap('a', { password: 'visible' }), KEY)).toContain(
       'password: visible'
     )
   })
@@ -90,14 +93,19 @@ describe('contentObject', () => {
   it('never mutates its input', () => {
     const input = secret({ user: 'YWRtaW4=' })
     const copy = structuredClone(input)
-    contentObject(input)
+    contentObject(input, KEY)
     expect(input).toEqual(copy)
   })
 })
 
 describe('diffLines', () => {
+  const opts = { fingerprintKey: KEY }
   it('shows only the changed value with its context', () => {
-    const lines = diffLines(configMap('a', { x: '1', y: '2' }), configMap('a', { x: '1', y: '3' }))
+    const lines = diffLines(
+      configMap('a', { x: '1', y: '2' }),
+      configMap('a', { x: '1', y: '3' }),
+      opts
+    )
     expect(lines.filter((l) => /^[-+]/.test(l))).toEqual(['-  y: "2"', '+  y: "3"'])
     expect(lines[0]).toMatch(/^@@ -\d+,\d+ \+\d+,\d+ @@$/)
   })
@@ -105,11 +113,11 @@ describe('diffLines', () => {
   it('is empty for objects that differ only in server-side fields', () => {
     const a = configMap('a', { x: '1' })
     const b = { ...configMap('a', { x: '1' }, { resourceVersion: '9' }), status: {} }
-    expect(diffLines(a, b)).toEqual([])
+    expect(diffLines(a, b, opts)).toEqual([])
   })
 
   it('shows an added object as all additions from an empty range', () => {
-    const lines = diffLines(undefined, configMap('a', { x: '1' }))
+    const lines = diffLines(undefined, configMap('a', { x: '1' }), opts)
     expect(lines[0]).toBe('@@ -0,0 +1,7 @@')
     expect(lines.slice(1).every((l) => l.startsWith('+'))).toBe(true)
   })
@@ -117,7 +125,8 @@ describe('diffLines', () => {
   it('shows which Secret key changed without either value', () => {
     const lines = diffLines(
       secret({ a: 'c2VjcmV0LW9uZQ==', b: 'same' }),
-      secret({ a: 'c2VjcmV0LXR3bw==', b: 'same' })
+      secret({ a: 'c2VjcmV0LXR3bw==', b: 'same' }),
+      opts
     )
     const text = lines.join('\n')
     expect(text).toContain(`-  a: ${fingerprint('c2VjcmV0LW9uZQ==')}`)
@@ -188,7 +197,11 @@ describe('computeContentDiffs', () => {
       before: new Map([['m', objectsByKey('m', base)]]),
       head: new Map([['m', objectsByKey('m', head)]])
     },
-    { source: 'base', redact: (t) => t.replaceAll('ghp_plantedtoken', '***') }
+    {
+      source: 'base',
+      redact: (t) => t.replaceAll('ghp_plantedtoken', '***'),
+      fingerprintKey: KEY
+    }
   )
 
   it('follows the Diff order and leaves always-sync entries out', () => {
