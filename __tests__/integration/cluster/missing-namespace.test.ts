@@ -1,0 +1,126 @@
+// Namespaced objects left without a namespace (docs/compatibility.md#objects-without-a-namespace),
+// end to end through the CLI on the test API server: a kustomize manifest without
+// defaultNamespace and a helmfile release with `namespace: apps` whose chart does not template
+// metadata.namespace, both in layer 2. Layer 1 applies; layer 2 fails naming manifest, release
+// and object; nothing lands in `default`, and no State is recorded for the failing manifests.
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
+import { runCliInProcess } from '../../support/cli.js'
+import { adminKubeconfig, adminSession, uniqueName } from '../../support/cluster.js'
+
+let admin: ReturnType<typeof adminSession>
+beforeAll(() => {
+  admin = adminSession()
+})
+afterAll(() => admin.close())
+
+const env = () => ({ KUSTOMIZE_BIN: process.env.KUSTOMIZE_BIN, KUBECONFIG: adminKubeconfig() })
+
+function write(dir: string, file: string, text: string): void {
+  mkdirSync(path.dirname(path.join(dir, file)), { recursive: true })
+  writeFileSync(path.join(dir, file), text)
+}
+
+/** tazuna.yaml with `base` (layer 1, its own namespace) and two failing manifests (layer 2). */
+function writeCase(dir: string, names: { base: string; kust: string; helm: string }): string {
+  const ns = names.base
+  write(
+    dir,
+    'base/objects.yaml',
+    `apiVersion: v1\nkind: Namespace\nmetadata: {name: ${ns}}\n---\n` +
+      `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ${ns}-cm, namespace: ${ns}}\n`
+  )
+  write(dir, 'base/kustomization.yaml', 'resources:\n  - objects.yaml\n')
+  write(
+    dir,
+    'kust/objects.yaml',
+    `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ${names.kust}-ok, namespace: ${ns}}\n---\n` +
+      `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ${names.kust}-nsless}\n`
+  )
+  write(dir, 'kust/kustomization.yaml', 'resources:\n  - objects.yaml\n')
+  write(dir, 'helm/chart/Chart.yaml', 'apiVersion: v2\nname: plain\nversion: 0.1.0\n')
+  write(
+    dir,
+    'helm/chart/templates/cm.yaml',
+    'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-cm\n'
+  )
+  write(
+    dir,
+    'helm/helmfile.yaml',
+    `releases:\n  - name: ${names.helm}\n    namespace: ${ns}\n    chart: ./chart\n`
+  )
+  const file = path.join(dir, 'tazuna.yaml')
+  writeFileSync(
+    file,
+    [
+      'spec:',
+      '  manifests:',
+      `    - {name: ${names.base}, type: kustomize, path: ./base}`,
+      `    - {name: ${names.kust}, type: kustomize, path: ./kust, dependsOn: [${names.base}]}`,
+      `    - {name: ${names.helm}, type: helmfile, path: ./helm/helmfile.yaml, dependsOn: [${names.base}]}`,
+      ''
+    ].join('\n')
+  )
+  return file
+}
+
+describe('a namespaced object without a namespace', () => {
+  it('fails its manifest in apply --sync, state diff and plan; nothing lands in default', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'tazuna-nsless-'))
+    const names = { base: uniqueName('nsb'), kust: uniqueName('nsk'), helm: uniqueName('nsh') }
+    const file = writeCase(dir, names)
+
+    const result = await runCliInProcess(['apply', '--sync', '-f', file], env())
+    expect(result.code).not.toBe(0)
+    expect(result.stderr).toContain(
+      `manifest "${names.kust}": failed to build: kust (rendered by kustomize for manifest ` +
+        `${names.kust}): v1 ConfigMap ${names.kust}-nsless is namespaced but has no namespace`
+    )
+    expect(result.stderr).toContain(
+      `v1 ConfigMap ${names.helm}-cm is namespaced but has no namespace (release ${names.helm})`
+    )
+    expect(result.stderr).toContain(`set \`helmfile.defaultNamespace: ${names.base}\``)
+    expect(result.stderr).not.toMatch(/\n\s+at /)
+
+    const get = (namespace: string, name: string) =>
+      admin.cluster.get({ apiVersion: 'v1', kind: 'ConfigMap', namespace, name })
+    expect(await get(names.base, `${names.base}-cm`)).toBeDefined() // layer 1 applied
+    expect(await get(names.base, `${names.kust}-ok`)).toBeUndefined() // nothing of the manifest
+    expect(await get('default', `${names.kust}-nsless`)).toBeUndefined()
+    expect(await get('default', `${names.helm}-cm`)).toBeUndefined()
+    expect(await get(names.base, `${names.helm}-cm`)).toBeUndefined()
+    const stored = await admin.store.readMany([names.base, names.kust, names.helm])
+    expect(stored.get(names.base)?.state.entries.size).toBe(2)
+    expect(stored.get(names.kust)?.state.entries.size ?? 0).toBe(0)
+    expect(stored.get(names.helm)?.state.entries.size ?? 0).toBe(0)
+
+    for (const command of [['state', 'diff'], ['plan']]) {
+      const out = await runCliInProcess([...command, '-f', file], env())
+      expect({ command, code: out.code }).toEqual({ command, code: 1 })
+      expect(out.stderr).toContain(`v1 ConfigMap ${names.kust}-nsless is namespaced`)
+    }
+  })
+
+  it('applies with defaultNamespace set, into that namespace', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'tazuna-nsless-'))
+    const names = { base: uniqueName('nsb'), kust: uniqueName('nsk'), helm: uniqueName('nsh') }
+    const file = writeCase(dir, names)
+    const withDefaults = (await import('node:fs'))
+      .readFileSync(file, 'utf8')
+      .replace('path: ./kust,', `path: ./kust, kustomize: {defaultNamespace: ${names.base}},`)
+      .replace(
+        'path: ./helm/helmfile.yaml,',
+        `path: ./helm/helmfile.yaml, helmfile: {defaultNamespace: ${names.base}},`
+      )
+    writeFileSync(file, withDefaults)
+    const result = await runCliInProcess(['apply', '--sync', '-f', file], env())
+    expect(result.stderr).toBe(result.code === 0 ? result.stderr : '<failed>')
+    expect(result.code).toBe(0)
+    const get = (name: string) =>
+      admin.cluster.get({ apiVersion: 'v1', kind: 'ConfigMap', namespace: names.base, name })
+    expect(await get(`${names.kust}-nsless`)).toBeDefined()
+    expect(await get(`${names.helm}-cm`)).toBeDefined()
+  })
+})
