@@ -124,3 +124,27 @@ describe('a namespaced object without a namespace', () => {
     expect(await get(`${names.helm}-cm`)).toBeDefined()
   })
 })
+
+describe('the cluster port with a namespace-less reference of a namespaced kind', () => {
+  const ref = { apiVersion: 'v1', kind: 'ConfigMap', name: 'no-such-namespace-less' }
+
+  it('refuses to apply it and never fills in the kubeconfig namespace', async () => {
+    await expect(
+      admin.cluster.apply({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: ref.name } })
+    ).rejects.toThrow(/ConfigMap is namespaced and the object has no namespace, so it is not sent/)
+    expect(await admin.cluster.get({ ...ref, namespace: 'default' })).toBeUndefined()
+  })
+
+  it('finds nothing to get or delete, as Tazuna (its requests are NotFound)', async () => {
+    const name = uniqueName('nsdef')
+    await admin.cluster.apply({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name, namespace: 'default' }
+    })
+    expect(await admin.cluster.get({ ...ref, name })).toBeUndefined()
+    await admin.cluster.delete({ ...ref, name })
+    expect(await admin.cluster.get({ ...ref, name, namespace: 'default' })).toBeDefined()
+    await admin.cluster.delete({ ...ref, name, namespace: 'default' })
+  })
+})
