@@ -160,15 +160,12 @@ export async function renderBuildText(
       return undefined
     }
   })
-  // The same kinds asked of the server as in a diff, when there is one to ask.
-  const lookup = async (apiVersion: string, kind: string) => {
-    try {
-      return await (await openSession()).discovery.namespaced(apiVersion, kind)
-    } catch (error) {
-      if (error instanceof NoKubeconfigError) return undefined
-      throw error
-    }
-  }
+  // The same kinds asked of the server as in a diff, when one answers: the warnings must not
+  // make build fail where it did not before (no kubeconfig, an unreachable server).
+  const lookup = (apiVersion: string, kind: string) =>
+    openSession()
+      .then((session) => session.discovery.namespaced(apiVersion, kind))
+      .catch(() => undefined)
   const warnMissingNamespaces = async (manifest: Manifest, text: string) => {
     const ctx = { ...context, namespaceCheck: { lookup } }
     for (const line of await missingNamespaceWarnings(manifest, text, ctx)) ports.log.warn(line)
