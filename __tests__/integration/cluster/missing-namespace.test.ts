@@ -3,7 +3,7 @@
 // defaultNamespace and a helmfile release with `namespace: apps` whose chart does not template
 // metadata.namespace, both in layer 2. Layer 1 applies; layer 2 fails naming manifest, release
 // and object; nothing lands in `default`, and no State is recorded for the failing manifests.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
@@ -96,6 +96,14 @@ describe('a namespaced object without a namespace', () => {
     expect(stored.get(names.kust)?.state.entries.size ?? 0).toBe(0)
     expect(stored.get(names.helm)?.state.entries.size ?? 0).toBe(0)
 
+    // build prints the render as Tazuna's does, and warns.
+    const build = await runCliInProcess(['build', '-f', file], env())
+    expect(build.code).toBe(0)
+    expect(build.stdout).toContain(`name: ${names.kust}-nsless`)
+    expect(build.stderr).toMatch(
+      new RegExp(`level=WARN msg=".*v1 ConfigMap ${names.kust}-nsless is namespaced`)
+    )
+
     for (const command of [['state', 'diff'], ['plan']]) {
       const out = await runCliInProcess([...command, '-f', file], env())
       expect({ command, code: out.code }).toEqual({ command, code: 1 })
@@ -107,8 +115,7 @@ describe('a namespaced object without a namespace', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'tazuna-nsless-'))
     const names = { base: uniqueName('nsb'), kust: uniqueName('nsk'), helm: uniqueName('nsh') }
     const file = writeCase(dir, names)
-    const withDefaults = (await import('node:fs'))
-      .readFileSync(file, 'utf8')
+    const withDefaults = readFileSync(file, 'utf8')
       .replace('path: ./kust,', `path: ./kust, kustomize: {defaultNamespace: ${names.base}},`)
       .replace(
         'path: ./helm/helmfile.yaml,',
@@ -116,8 +123,11 @@ describe('a namespaced object without a namespace', () => {
       )
     writeFileSync(file, withDefaults)
     const result = await runCliInProcess(['apply', '--sync', '-f', file], env())
-    expect(result.stderr).toBe(result.code === 0 ? result.stderr : '<failed>')
-    expect(result.code).toBe(0)
+    // Compared together, so that a failure shows what the command printed.
+    expect({ code: result.code, stderr: result.stderr }).toEqual({
+      code: 0,
+      stderr: expect.any(String)
+    })
     const get = (name: string) =>
       admin.cluster.get({ apiVersion: 'v1', kind: 'ConfigMap', namespace: names.base, name })
     expect(await get(`${names.kust}-nsless`)).toBeDefined()
