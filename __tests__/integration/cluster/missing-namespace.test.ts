@@ -3,12 +3,13 @@
 // defaultNamespace and a helmfile release with `namespace: apps` whose chart does not template
 // metadata.namespace, both in layer 2. Layer 1 applies; layer 2 fails naming manifest, release
 // and object; nothing lands in `default`, and no State is recorded for the failing manifests.
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdtempSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { runCliInProcess } from '../../support/cli.js'
 import { adminKubeconfig, adminSession, uniqueName } from '../../support/cluster.js'
+import { setDefaultNamespaces, writeCase } from '../../support/missing-namespace-project.js'
 
 let admin: ReturnType<typeof adminSession>
 beforeAll(() => {
@@ -17,54 +18,6 @@ beforeAll(() => {
 afterAll(() => admin.close())
 
 const env = () => ({ KUSTOMIZE_BIN: process.env.KUSTOMIZE_BIN, KUBECONFIG: adminKubeconfig() })
-
-function write(dir: string, file: string, text: string): void {
-  mkdirSync(path.dirname(path.join(dir, file)), { recursive: true })
-  writeFileSync(path.join(dir, file), text)
-}
-
-/** tazuna.yaml with `base` (layer 1, its own namespace) and two failing manifests (layer 2). */
-function writeCase(dir: string, names: { base: string; kust: string; helm: string }): string {
-  const ns = names.base
-  write(
-    dir,
-    'base/objects.yaml',
-    `apiVersion: v1\nkind: Namespace\nmetadata: {name: ${ns}}\n---\n` +
-      `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ${ns}-cm, namespace: ${ns}}\n`
-  )
-  write(dir, 'base/kustomization.yaml', 'resources:\n  - objects.yaml\n')
-  write(
-    dir,
-    'kust/objects.yaml',
-    `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ${names.kust}-ok, namespace: ${ns}}\n---\n` +
-      `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ${names.kust}-nsless}\n`
-  )
-  write(dir, 'kust/kustomization.yaml', 'resources:\n  - objects.yaml\n')
-  write(dir, 'helm/chart/Chart.yaml', 'apiVersion: v2\nname: plain\nversion: 0.1.0\n')
-  write(
-    dir,
-    'helm/chart/templates/cm.yaml',
-    'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-cm\n'
-  )
-  write(
-    dir,
-    'helm/helmfile.yaml',
-    `releases:\n  - name: ${names.helm}\n    namespace: ${ns}\n    chart: ./chart\n`
-  )
-  const file = path.join(dir, 'tazuna.yaml')
-  writeFileSync(
-    file,
-    [
-      'spec:',
-      '  manifests:',
-      `    - {name: ${names.base}, type: kustomize, path: ./base}`,
-      `    - {name: ${names.kust}, type: kustomize, path: ./kust, dependsOn: [${names.base}]}`,
-      `    - {name: ${names.helm}, type: helmfile, path: ./helm/helmfile.yaml, dependsOn: [${names.base}]}`,
-      ''
-    ].join('\n')
-  )
-  return file
-}
 
 describe('a namespaced object without a namespace', () => {
   it('fails its manifest in apply --sync, state diff and plan; nothing lands in default', async () => {
@@ -115,13 +68,7 @@ describe('a namespaced object without a namespace', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'tazuna-nsless-'))
     const names = { base: uniqueName('nsb'), kust: uniqueName('nsk'), helm: uniqueName('nsh') }
     const file = writeCase(dir, names)
-    const withDefaults = readFileSync(file, 'utf8')
-      .replace('path: ./kust,', `path: ./kust, kustomize: {defaultNamespace: ${names.base}},`)
-      .replace(
-        'path: ./helm/helmfile.yaml,',
-        `path: ./helm/helmfile.yaml, helmfile: {defaultNamespace: ${names.base}},`
-      )
-    writeFileSync(file, withDefaults)
+    setDefaultNamespaces(file, names)
     const result = await runCliInProcess(['apply', '--sync', '-f', file], env())
     // Compared together, so that a failure shows what the command printed.
     expect({ code: result.code, stderr: result.stderr }).toEqual({
