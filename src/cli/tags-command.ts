@@ -2,8 +2,7 @@
  * `tags` (docs/compatibility.md#tags-command): every tag of tazuna.yaml's manifests (includes
  * expanded) with the names of the manifests that carry it, as Tazuna's `tazuna tags` prints
  * them: `<tag>:` then `- <name>` per manifest, in declaration order; unnamed manifests are left
- * out. Tazuna prints the tags in Go map order, which changes from run to run; we sort them by
- * byte order, one of the orders Tazuna may print.
+ * out. Tags in byte order, as the current Tazuna CLI prints them (docs/compatibility.md#tags-command).
  */
 import type { Manifest } from '../config/schema.js'
 import type { CliCommand } from './command.js'
