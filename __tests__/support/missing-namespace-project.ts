@@ -23,8 +23,8 @@ export function writeCase(dir: string, names: MissingNamespaceNames): string {
   write(
     dir,
     'base/objects.yaml',
-    `apiVersion: v1\nkind: Namespace\nmetadata: {name: ${ns}}\n---\n` +
-      `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ${ns}-cm, namespace: ${ns}}\n`
+    // The Namespace alone: Tazuna applies a sync in key order, a ConfigMap before its Namespace.
+    `apiVersion: v1\nkind: Namespace\nmetadata: {name: ${ns}}\n`
   )
   write(dir, 'base/kustomization.yaml', 'resources:\n  - objects.yaml\n')
   write(

@@ -39,13 +39,14 @@ describe('a namespaced object without a namespace', () => {
 
     const get = (namespace: string, name: string) =>
       admin.cluster.get({ apiVersion: 'v1', kind: 'ConfigMap', namespace, name })
-    expect(await get(names.base, `${names.base}-cm`)).toBeDefined() // layer 1 applied
+    const ns = { apiVersion: 'v1', kind: 'Namespace', name: names.base }
+    expect(await admin.cluster.get(ns)).toBeDefined() // layer 1 applied
     expect(await get(names.base, `${names.kust}-ok`)).toBeUndefined() // nothing of the manifest
     expect(await get('default', `${names.kust}-nsless`)).toBeUndefined()
     expect(await get('default', `${names.helm}-cm`)).toBeUndefined()
     expect(await get(names.base, `${names.helm}-cm`)).toBeUndefined()
     const stored = await admin.store.readMany([names.base, names.kust, names.helm])
-    expect(stored.get(names.base)?.state.entries.size).toBe(2)
+    expect(stored.get(names.base)?.state.entries.size).toBe(1)
     expect(stored.get(names.kust)?.state.entries.size ?? 0).toBe(0)
     expect(stored.get(names.helm)?.state.entries.size ?? 0).toBe(0)
 
