@@ -36,6 +36,7 @@ import {
 } from './cli/command.js'
 import { stateDiffCommand, stateListCommand } from './cli/state-commands.js'
 import { destroyCommand } from './cli/destroy-command.js'
+import { tagsCommand } from './cli/tags-command.js'
 import { stateDriftCommand, statusCommand } from './cli/drift-commands.js'
 import { createEngine, type Engine } from './engine/engine.js'
 import type { PathPolicy } from './config/confinement.js'
@@ -66,7 +67,8 @@ export const commands: readonly CliCommand[] = [
   statusCommand,
   planCommand,
   applyCommand,
-  destroyCommand
+  destroyCommand,
+  tagsCommand
 ]
 
 const nodeIo: CliIo = {

@@ -82,6 +82,8 @@ export interface Cluster {
 /** Server version and served API resources, discovered once per run. */
 export interface Discovery {
   capabilities(): Promise<HelmCapabilities>
+  /** Whether the server serves apiVersion + kind as namespaced; undefined when it does not serve it. */
+  namespaced(apiVersion: string, kind: string): Promise<boolean | undefined>
 }
 
 /** Where progress lines go (stderr in the CLI, the job log in the action). */

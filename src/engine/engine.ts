@@ -125,11 +125,18 @@ export function createEngine(settings: EngineSettings, given: EnginePorts): Engi
     if (session === undefined) await ports.renderer.underway?.()
     return openSession()
   }
-  const renderer = (run: ConfigRun) => manifestRenderer(run, settings, scoped, openSession)
+  // Diff, apply and plan refuse a namespaced object left without a namespace; drift and destroy
+  // only read and delete what Tazuna's keys name (docs/compatibility.md#objects-without-a-namespace).
+  const renderer = (run: ConfigRun) =>
+    manifestRenderer(run, settings, scoped, openSession, { checkNamespaces: true })
+  const uncheckedRenderer = (run: ConfigRun) => manifestRenderer(run, settings, scoped, openSession)
   // Plain apply and destroy render oras manifests with their delegate's default namespace, as
   // Tazuna's delegate managers do (docs/compatibility.md#oras-default-namespace).
-  const delegateRenderer = (run: ConfigRun) =>
-    manifestRenderer(run, settings, scoped, openSession, 'delegate')
+  const delegateRenderer = (run: ConfigRun, checkNamespaces: boolean) =>
+    manifestRenderer(run, settings, scoped, openSession, {
+      orasNamespace: 'delegate',
+      checkNamespaces
+    })
   // Diff and apply refuse an object the API server would refuse for its size: in the pull
   // request's diff, before the merge, and in apply before anything of its manifest is sent.
   // Destroy and drift only read keys and live objects, so they are not blocked by it.
@@ -250,7 +257,7 @@ export function createEngine(settings: EngineSettings, given: EnginePorts): Engi
       // One timer turn later: by then the request has been written to its socket.
       const whileStateIsRead = () => void ports.clock.sleep(0).then(() => prepare(run))
       const render = !request.sync
-        ? withObjectSizeLimit(delegateRenderer(run))
+        ? withObjectSizeLimit(delegateRenderer(run, true))
         : skip && stateRead
           ? skippingUnchanged(sizeChecked(run), stateRead.promise, skip)
           : sizeChecked(run)
@@ -275,13 +282,13 @@ export function createEngine(settings: EngineSettings, given: EnginePorts): Engi
     },
     async driftReport(run) {
       const live = await readLiveManifests(run.manifests, await liveDeps())
-      return driftReportOf(run.manifests, live, renderer(run))
+      return driftReportOf(run.manifests, live, uncheckedRenderer(run))
     },
     destroy: (run, request) =>
       destroyConfigRun(run, request, {
         settings,
         session: openSession,
-        build: delegateRenderer(run)
+        build: delegateRenderer(run, false)
       }),
     redact: (text) => secrets.redact(text),
     renderers: () => ports.renderer.loaded(),

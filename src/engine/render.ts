@@ -13,7 +13,7 @@ import { DEFAULT_KUBE_VERSION } from '../render/helmfile/helm-release.js'
 import type { DesiredState } from '../apply/manifest-unit.js'
 import { selectedByTags } from '../plan/tags.js'
 import type { BuildContext, HelmCapabilities } from '../render/context.js'
-import { buildManifest, renderManifestText } from '../render/manifest.js'
+import { buildManifest, missingNamespaceWarnings, renderManifestText } from '../render/manifest.js'
 import type { ConfigRun } from './load.js'
 import type { ClusterSession, EnginePorts, EngineSettings, RenderRecords } from './ports.js'
 
@@ -50,18 +50,38 @@ export function renderContext(
   }
 }
 
-/**
- * Renders a run's manifests to objects and State entries, for diff and apply. `orasNamespace`
- * is `delegate` for plain apply and destroy (docs/compatibility.md#oras-default-namespace).
- */
+/** How a run's renderer converts: the oras quirk, and whether namespaces are checked. */
+export interface RendererOptions {
+  /** `delegate` for plain apply and destroy (docs/compatibility.md#oras-default-namespace). */
+  orasNamespace?: 'none' | 'delegate'
+  /**
+   * Diff, apply and plan: a namespaced object without a namespace fails its manifest, its kind's
+   * scope asked of the server when it is neither built in nor defined in the manifest
+   * (docs/compatibility.md#objects-without-a-namespace).
+   */
+  checkNamespaces?: boolean
+}
+
+/** Renders a run's manifests to objects and State entries, for diff and apply. */
 export function manifestRenderer(
   run: ConfigRun,
   settings: EngineSettings,
   ports: EnginePorts,
   openSession: () => Promise<ClusterSession>,
-  orasNamespace: 'none' | 'delegate' = 'none'
+  options: RendererOptions = {}
 ): (m: Manifest) => Promise<DesiredState> {
-  const base = { ...renderContext(run, settings, ports), orasNamespace }
+  const base: BuildContext = {
+    ...renderContext(run, settings, ports),
+    orasNamespace: options.orasNamespace ?? 'none',
+    ...(options.checkNamespaces === true
+      ? {
+          namespaceCheck: {
+            lookup: async (apiVersion: string, kind: string) =>
+              (await openSession()).discovery.namespaced(apiVersion, kind)
+          }
+        }
+      : {})
+  }
   const capabilitiesFor = capabilityPolicy(() =>
     openSession().then((s) => s.discovery.capabilities())
   )
@@ -141,6 +161,16 @@ export async function renderBuildText(
       return undefined
     }
   })
+  // The same kinds asked of the server as in a diff, when one answers: the warnings must not
+  // make build fail where it did not before (no kubeconfig, an unreachable server).
+  const lookup = (apiVersion: string, kind: string) =>
+    openSession()
+      .then((session) => session.discovery.namespaced(apiVersion, kind))
+      .catch(() => undefined)
+  const warnMissingNamespaces = async (manifest: Manifest, text: string) => {
+    const ctx = { ...context, namespaceCheck: { lookup } }
+    for (const line of await missingNamespaceWarnings(manifest, text, ctx)) ports.log.warn(line)
+  }
   const selected = run.manifests.filter((manifest) => {
     if (selectedByTags(manifest.tags, settings.tags)) return true
     ports.log.info(`skip manifest due to tags filter (manifest ${manifest.name})`)
@@ -157,8 +187,10 @@ export async function renderBuildText(
       )
   )
   const outputs: string[] = []
-  for (const result of rendered) {
+  for (const [i, result] of rendered.entries()) {
     if ('error' in result) throw buildFailure(result.manifest, result.error)
+    const manifest = selected[i]
+    if (manifest !== undefined) await warnMissingNamespaces(manifest, result.text)
     if (result.text !== '') outputs.push(result.text)
   }
   return `${outputs.join('\n---\n')}\n`

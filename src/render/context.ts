@@ -8,6 +8,7 @@ import type { TemplateEngine } from '../go/template/engine.js'
 import type { JsonValue } from '../go/yaml.js'
 import type { OrasPullSpec } from './oras/pull.js'
 import type { OrasContext } from './oras/ports.js'
+import type { NamespacedLookup } from '../objects/kind-scope.js'
 
 /** Kubernetes version and API versions Helm templates see (`.Capabilities`). */
 export interface HelmCapabilities {
@@ -93,6 +94,13 @@ export interface BuildContext {
    * docs/compatibility.md#oras-default-namespace.
    */
   orasNamespace?: 'none' | 'delegate'
+  /**
+   * When present, a namespaced object left without a namespace fails the build
+   * (docs/compatibility.md#objects-without-a-namespace); `lookup` answers for kinds that are
+   * neither built in nor defined by a CustomResourceDefinition of the same manifest (the
+   * server's discovery).
+   */
+  namespaceCheck?: { lookup?: NamespacedLookup }
 }
 
 /** `manifests[].oras` as building reads it. */

@@ -9,11 +9,19 @@ import { ConfigError } from '../errors.js'
 import type { JsonObject } from '../go/yaml.js'
 import type { BuildContext, BuildManifestSpec } from './context.js'
 import { buildGenesisSecret } from './genesissecret/genesissecret.js'
-import { renderHelmfile, type BuildRun } from './helmfile/helmfile.js'
+import {
+  joinReleases,
+  renderHelmfileReleases,
+  type BuildRun,
+  type RenderedRelease
+} from './helmfile/helmfile.js'
 import { renderKustomize } from './kustomize/kustomize.js'
 import { delegateDefaultNamespace, delegateManifest } from './oras/oras.js'
 import { desiredEntries, objectsFromYaml } from '../objects/objects.js'
 import { createSecretRegistry } from './secrets.js'
+import { objectsWithoutNamespace } from '../objects/kind-scope.js'
+import { formatStateKey, stateKeyOf } from '../state/key.js'
+import { missingNamespaceError, type ReleaseOrigin } from './missing-namespace.js'
 
 /** A manifest's desired objects with their state entries (state key → ContentHash). */
 export interface BuiltManifest {
@@ -31,7 +39,9 @@ export interface BuiltManifest {
 /**
  * Renders the manifest and converts it with its type's default namespace (kustomize and
  * helmfile `defaultNamespace`; none for genesissecret; for oras see defaultNamespaceOf), then
- * computes state entries. Throws for unknown types.
+ * computes state entries. With `ctx.namespaceCheck`, a namespaced object left without a
+ * namespace fails the build (docs/compatibility.md#objects-without-a-namespace). Throws for
+ * unknown types.
  */
 export async function buildManifest(
   manifest: BuildManifestSpec,
@@ -40,22 +50,94 @@ export async function buildManifest(
   return withRedaction(ctx, async (run) => {
     if (manifest.type === 'genesissecret') {
       const { objects } = await buildGenesisSecret(manifest, run)
+      await checkNamespaces(objects, { manifest, run, defaultNamespace: '' })
       const entries = desiredEntries(manifest.name, objects)
       return { objects, entries, alwaysSync: new Set(entries.keys()) }
     }
-    const text = await renderText(manifest, run)
+    const { text, releases } = await renderOutput(manifest, run)
+    const defaultNamespace = defaultNamespaceOf(manifest, ctx.orasNamespace)
     const objects = objectsFromYaml(
       text,
-      {
-        file: renderedFileName(manifest, run),
-        defaultNamespace: defaultNamespaceOf(manifest, ctx.orasNamespace)
-      },
+      { file: renderedFileName(manifest, run), defaultNamespace },
       run.renderer.documentsOf?.(text)
     )
+    await checkNamespaces(objects, { manifest, run, defaultNamespace, releases })
     const entries = desiredEntries(manifest.name, objects)
     const rendered = manifest.type === 'kustomize' ? { rendered: text } : {}
     return { objects, entries, alwaysSync: new Set(), ...rendered }
   })
+}
+
+interface NamespaceCheckInput {
+  manifest: BuildManifestSpec
+  run: BuildRun
+  defaultNamespace: string
+  releases?: readonly RenderedRelease[]
+}
+
+/** Throws the manifest's error when a namespaced object has no namespace (and ctx asks). */
+async function checkNamespaces(objects: JsonObject[], input: NamespaceCheckInput): Promise<void> {
+  const { manifest, run, defaultNamespace, releases } = input
+  if (run.namespaceCheck === undefined) return
+  const missing = await objectsWithoutNamespace(objects, run.namespaceCheck.lookup)
+  if (missing.length === 0) return
+  throw missingNamespaceError(missing, {
+    manifest,
+    file: renderedFileName(manifest, run),
+    orasNamespace: run.orasNamespace ?? 'none',
+    ...(releases === undefined
+      ? {}
+      : { releaseOf: releaseFinder(manifest, releases, defaultNamespace) })
+  })
+}
+
+/** Which release rendered an object: each release's own output, converted again (errors only). */
+function releaseFinder(
+  manifest: BuildManifestSpec,
+  releases: readonly RenderedRelease[],
+  defaultNamespace: string
+): (object: JsonObject) => ReleaseOrigin | undefined {
+  const keyOf = (o: JsonObject): string => formatStateKey(stateKeyOf(manifest.name, o))
+  let owners: Map<string, ReleaseOrigin> | undefined
+  return (object) => {
+    if (owners === undefined) {
+      owners = new Map()
+      for (const { release, text } of releases) {
+        const file = `release ${release.name}`
+        for (const o of objectsFromYaml(text, { file, defaultNamespace })) {
+          if (!owners.has(keyOf(o))) owners.set(keyOf(o), release)
+        }
+      }
+    }
+    return owners.get(keyOf(object))
+  }
+}
+
+/**
+ * `build`'s warnings for the objects a diff or apply would refuse for their missing namespace
+ * (docs/compatibility.md#objects-without-a-namespace): `text` is the manifest's raw output, `ctx`
+ * the build's context (its `namespaceCheck.lookup`, if any, asked for kinds not built in).
+ */
+export async function missingNamespaceWarnings(
+  manifest: BuildManifestSpec,
+  text: string,
+  ctx: BuildContext
+): Promise<string[]> {
+  const run = { ...ctx, redact: (t: string) => t, namespaceCheck: ctx.namespaceCheck ?? {} }
+  const file = renderedFileName(manifest, run)
+  let objects: JsonObject[]
+  try {
+    objects = objectsFromYaml(text, { file, defaultNamespace: defaultNamespaceOf(manifest) })
+  } catch {
+    return [] // build does not convert: a diff or apply reports this one
+  }
+  try {
+    await checkNamespaces(objects, { manifest, run, defaultNamespace: '' })
+    return []
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error
+    return error.message.split('\n')
+  }
 }
 
 /** The manifest's raw Build output, as `tazuna build` collects it (no namespace injection). */
@@ -84,6 +166,14 @@ export function defaultNamespaceOf(
 }
 
 async function renderText(manifest: BuildManifestSpec, run: BuildRun): Promise<string> {
+  return (await renderOutput(manifest, run)).text
+}
+
+/** The manifest's text and, for helmfile (and an oras helmfile delegate), each release's. */
+async function renderOutput(
+  manifest: BuildManifestSpec,
+  run: BuildRun
+): Promise<{ text: string; releases?: RenderedRelease[] }> {
   switch (manifest.type) {
     case 'kustomize': {
       const dir = path.resolve(run.configDir, manifest.path)
@@ -94,14 +184,16 @@ async function renderText(manifest: BuildManifestSpec, run: BuildRun): Promise<s
       const rendering = renderKustomize(dir, run, shownPath(manifest.path, run.configDir))
       rendering.catch(() => undefined) // the check's failure is the one reported
       await run.files.kindOf(dir)
-      return rendering
+      return { text: await rendering }
     }
-    case 'helmfile':
-      return renderHelmfile(manifest, run)
+    case 'helmfile': {
+      const releases = await renderHelmfileReleases(manifest, run)
+      return { text: joinReleases(releases), releases }
+    }
     case 'genesissecret':
-      return (await buildGenesisSecret(manifest, run)).text
+      return { text: (await buildGenesisSecret(manifest, run)).text }
     case 'oras':
-      return renderText(await delegateManifest(manifest, run), run)
+      return renderOutput(await delegateManifest(manifest, run), run)
     default:
       throw new ConfigError(
         [],

@@ -50,7 +50,7 @@ const sideEffects = [
   "import { Worker } from 'worker_threads'",
   "import * as core from '@actions/core'",
   "import { KubeConfig } from '@kubernetes/client-node'",
-  "import { createNodeFiles } from '../adapters/node-files.js'",
+  "import { createNodeFiles } from '../adapters/files/node-files.js'",
   "import type { CommandRunner } from '../../adapters/command-runner.js'"
 ]
 

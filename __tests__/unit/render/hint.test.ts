@@ -129,30 +129,49 @@ rules:
     })
   })
 
+  // Messages: Tazuna's format strings in pkg/hint/hint.go (ValidateVarsAgainstHint,
+  // MergeVarsWithHint, validateFormat), each after our file:line.
   it.each<[string, JsonObject, string]>([
-    ['a missing required var', { token: 't', zones: ['a'] }, '10: var region is required'],
+    [
+      'a missing required var',
+      { token: 't', zones: ['a'] },
+      '10: hint var "region" is required but not provided'
+    ],
     [
       'a string given as a list',
       { ...base, host: ['x'] },
-      '2: var host must be a string, got array'
+      '2: hint var "host" expects type string, but got slice or map value'
     ],
     [
       'a map given as a string',
       { ...base, labels: 'x' },
-      '5: var labels must be a map, got string'
+      '5: hint var "labels" expects type map, but got non-map static value'
     ],
     [
       'required_with triggered',
       { ...base, password: 'p' },
-      '7: var user is required when password is set'
+      '7: hint var "user" is required because "password" is provided (required_with)'
     ],
     [
       'required_without triggered',
       { region: 'jp', zones: ['a'] },
-      '9: var token is required when user is not set'
+      '9: hint var "token" is required because none of [user] are provided (required_without)'
     ],
-    ['an invalid format', { ...base, host: 'not a host' }, '2: var host is not a valid hostname'],
-    ['a failed oneof_required rule', { region: 'jp', token: 't' }, '12: pick zones or labels']
+    [
+      'an invalid format',
+      { ...base, host: 'not a host' },
+      '2: hint var "host" value "not a host" does not match format "hostname": invalid hostname'
+    ],
+    [
+      'a failed oneof_required rule',
+      { region: 'jp', token: 't' },
+      '12: rule[0] (oneof_required): pick zones or labels'
+    ],
+    [
+      'a URL path without a scheme',
+      { ...base, url: '/only/a/path' },
+      '3: hint var "url" value "/only/a/path" does not match format "url": invalid URL: missing scheme'
+    ]
   ])('rejects %s', (_name, vars, problem) => {
     expect(problems(() => applyHint(h, vars))).toEqual([problem])
   })

@@ -103,8 +103,6 @@ function retryRuleFor(method: KubeRequest['method']): RetryRule {
 /** Sends requests to the current context's API server, retrying transient failures. */
 export class KubeClient {
   readonly server: string
-  /** The namespace of the current context (`default` when unset). */
-  readonly defaultNamespace: string
   private readonly kc: KubeConfig
   private readonly retry: RetryPolicy
   private readonly clock: Clock
@@ -121,8 +119,6 @@ export class KubeClient {
     this.signal = options.signal
     this.kc = loaded.kubeConfig
     this.server = loaded.server
-    this.defaultNamespace =
-      loaded.kubeConfig.getContextObject(loaded.context)?.namespace || 'default'
     this.retry = { ...DEFAULT_RETRY, ...options.retry }
     this.clock = options.clock ?? systemClock
     const user = loaded.kubeConfig.getCurrentUser()

@@ -37,6 +37,13 @@ const DEFAULT_WAITS: ClusterWaits = {
   crdPollMs: 500
 }
 
+/** A kind's REST path for one object; `namespaceless`: namespaced, but the object has none. */
+interface Located {
+  path: string
+  info: ResourceInfo
+  namespaceless: boolean
+}
+
 /** Cluster operations over one shared KubeClient and its discovery cache. */
 export class KubeCluster implements Cluster {
   private readonly waits: ClusterWaits
@@ -96,8 +103,9 @@ export class KubeCluster implements Cluster {
   async delete(ref: ObjectRef): Promise<void> {
     const what = `delete ${describeRef(ref)}`
     const located = await this.tryLocate(ref)
-    // A kind the server no longer serves (its CRD is gone) has no objects left to delete.
-    if (located === undefined) return
+    // A kind the server no longer serves (its CRD is gone) has no objects left to delete; a
+    // namespace-less key of a namespaced kind names none (Tazuna's DELETE is a NotFound).
+    if (located === undefined || located.namespaceless) return
     const query: Record<string, string> = isJob(ref) ? { propagationPolicy: 'Background' } : {}
     const res = await this.client.request({ method: 'DELETE', path: located.path, query }, what)
     if (res.status === 404 || res.status < 300) return
@@ -106,6 +114,8 @@ export class KubeCluster implements Cluster {
 
   async get(ref: ObjectRef): Promise<JsonObject | undefined> {
     const what = `get ${describeRef(ref)}`
+    // A namespace-less key of a namespaced kind names no object (Tazuna's GET finds none).
+    if ((await this.tryLocate(ref))?.namespaceless === true) return undefined
     const { path } = await this.locate(ref, what)
     const res = await this.client.request({ method: 'GET', path }, what)
     if (res.status === 404) return undefined
@@ -171,29 +181,35 @@ export class KubeCluster implements Cluster {
     }
   }
 
-  private async tryLocate(
-    ref: ObjectRef
-  ): Promise<{ path: string; info: ResourceInfo } | undefined> {
+  private async tryLocate(ref: ObjectRef): Promise<Located | undefined> {
     const info = await this.discovery.resourceFor(ref.apiVersion, ref.kind)
     if (info === undefined) return undefined
     const base = info.group === '' ? `/api/${info.version}` : `/apis/${info.group}/${info.version}`
-    const namespace = info.namespaced ? ref.namespace || this.client.defaultNamespace : undefined
+    // No namespace is ever filled in (not even the kubeconfig context's): a namespaced object
+    // without one names nothing Tazuna could reach (docs/compatibility.md#objects-without-a-namespace).
+    if (info.namespaced && !ref.namespace) return { path: '', info, namespaceless: true }
+    const namespace = info.namespaced ? ref.namespace : undefined
     const path =
       base +
       (namespace === undefined ? '' : `/namespaces/${encodeURIComponent(namespace)}`) +
       `/${info.resource}` +
       (ref.name === '' ? '' : `/${encodeURIComponent(ref.name)}`)
-    return { path, info }
+    return { path, info, namespaceless: false }
   }
 
-  private async locate(
-    ref: ObjectRef,
-    what: string
-  ): Promise<{ path: string; info: ResourceInfo }> {
+  /** Where to send a write: refuses a kind the server lacks and a namespaced object without a namespace. */
+  private async locate(ref: ObjectRef, what: string): Promise<Located> {
     const located = await this.tryLocate(ref)
     if (located === undefined) {
       throw new ClusterError(
         `${what}: the API server does not serve kind ${ref.kind} in ${ref.apiVersion} (is its CRD installed?)`
+      )
+    }
+    if (located.namespaceless) {
+      throw new ClusterError(
+        `${what}: ${ref.kind} is namespaced and the object has no namespace, so it is not sent ` +
+          '(Tazuna sends it as it is and the API server refuses it: the server could not find ' +
+          'the requested resource; docs/compatibility.md#objects-without-a-namespace)'
       )
     }
     return located

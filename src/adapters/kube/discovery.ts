@@ -57,6 +57,11 @@ export class KubeDiscovery implements Discovery {
     return (await this.load()).resources.get(key)
   }
 
+  /** Whether apiVersion + kind is namespaced; undefined when the server does not serve it. */
+  async namespaced(apiVersion: string, kind: string): Promise<boolean | undefined> {
+    return (await this.resourceFor(apiVersion, kind))?.namespaced
+  }
+
   /**
    * Server gitVersion plus every served group/version and group/version/Kind
    * (docs/compatibility.md#helmfile step 5).

@@ -36,6 +36,28 @@ export type BuildRun = BuildContext & { redact: (text: string) => string }
 
 /** Renders a helmfile manifest to the YAML text Tazuna's Build returns. */
 export async function renderHelmfile(manifest: BuildManifestSpec, run: BuildRun): Promise<string> {
+  return joinReleases(await renderHelmfileReleases(manifest, run))
+}
+
+/** One release's output, in release order. */
+export interface RenderedRelease {
+  release: { name: string; namespace: string }
+  text: string
+}
+
+/** The text of rendered releases as Tazuna's Build returns it: empty outputs left out. */
+export function joinReleases(releases: readonly RenderedRelease[]): string {
+  return releases
+    .map((r) => r.text)
+    .filter((o) => o !== '')
+    .join('\n---\n')
+}
+
+/** Renders every release of a helmfile manifest, in release order. */
+export async function renderHelmfileReleases(
+  manifest: BuildManifestSpec,
+  run: BuildRun
+): Promise<RenderedRelease[]> {
   const where = `manifest ${manifest.name}`
   const manifestPath = path.resolve(run.configDir, manifest.path)
   const vars = await helmfileVars(manifest, manifestPath, run, where)
@@ -45,7 +67,10 @@ export async function renderHelmfile(manifest: BuildManifestSpec, run: BuildRun)
   const outputs = await mapInOrder(spec.releases, RELEASE_CONCURRENCY, (release, index) =>
     renderRelease({ manifest, run, spec, release, index, helmfileDir: path.dirname(file) })
   )
-  return outputs.filter((o) => o !== '').join('\n---\n')
+  return outputs.map((text, i) => {
+    const { name, namespace } = spec.releases[i] ?? { name: '', namespace: '' }
+    return { release: { name, namespace }, text }
+  })
 }
 
 async function helmfileVars(

@@ -11,6 +11,7 @@
 import { ConfigError, type ConfigProblem } from '../../errors.js'
 import { isJsonObject, type JsonObject, type JsonValue, type YamlDocument } from '../../go/yaml.js'
 import { isHintFormat, matchesHintFormat, type HintFormat } from './hint-format.js'
+import { goQuote } from '../../go/quote.js'
 
 /**
  * The file name, looked up in dir(manifest path) — see docs/compatibility.md#hint-file-lookup and
@@ -173,6 +174,34 @@ function checkReferences(vars: Map<string, HintVar>, rules: HintRule[], report: 
 }
 
 /**
+ * Tazuna's words for a value of the wrong type (pkg/hint ValidateVarsAgainstHint, which looks
+ * only at `staticSlice` and `staticMap`; we check the resolved value, whatever its source).
+ */
+const TYPE_MISMATCH: Record<HintVar['type'], string> = {
+  string: 'slice or map value',
+  slice: 'non-slice static value',
+  map: 'non-map static value'
+}
+
+/** Tazuna's reason per format (pkg/hint validateFormat). */
+const FORMAT_ERRORS: Record<HintFormat, string> = {
+  hostname: 'invalid hostname',
+  url: 'invalid URL',
+  email: 'invalid email',
+  ip: 'invalid IP address',
+  cidr: 'invalid CIDR',
+  uuid: 'invalid UUID',
+  semver: 'invalid semver',
+  datetime: 'invalid datetime (expected RFC3339)'
+}
+
+/** Go's url.ParseRequestURI accepts an absolute path without a scheme, which then fails apart. */
+function formatError(format: HintFormat, value: string): string {
+  if (format === 'url' && value.startsWith('/')) return 'invalid URL: missing scheme'
+  return FORMAT_ERRORS[format]
+}
+
+/**
  * Validates the user's vars against the hint and returns them completed with defaults (or typed
  * zero values) for every declared var not provided. Throws one ConfigError listing every
  * violation. Vars the hint does not declare pass through unchecked.
@@ -186,28 +215,44 @@ export function applyHint(hint: Hint, provided: JsonObject): JsonObject {
   for (const [name, v] of hint.vars) {
     const value = provided[name]
     if (value !== undefined && !hasType(value, v.type)) {
-      fail(v.line, `var ${name} must be a ${v.type}, got ${jsonTypeName(value)}`)
+      fail(
+        v.line,
+        `hint var ${goQuote(name)} expects type ${v.type}, but got ${TYPE_MISMATCH[v.type]}`
+      )
       continue
     }
     if (!has(name)) {
-      if (v.required) fail(v.line, `var ${name} is required`)
-      const withMissing = v.requiredWith.filter(has)
-      if (withMissing.length > 0)
-        fail(v.line, `var ${name} is required when ${withMissing.join(', ')} is set`)
-      const withoutMissing = v.requiredWithout.filter((n) => !has(n))
-      if (withoutMissing.length > 0) {
-        fail(v.line, `var ${name} is required when ${withoutMissing.join(', ')} is not set`)
+      if (v.required) fail(v.line, `hint var ${goQuote(name)} is required but not provided`)
+      const withProvided = v.requiredWith.filter(has)[0]
+      if (withProvided !== undefined) {
+        fail(
+          v.line,
+          `hint var ${goQuote(name)} is required because ${goQuote(withProvided)} is provided (required_with)`
+        )
+      }
+      if (v.requiredWithout.length > 0 && !v.requiredWithout.some(has)) {
+        fail(
+          v.line,
+          `hint var ${goQuote(name)} is required because none of [${v.requiredWithout.join(' ')}] ` +
+            'are provided (required_without)'
+        )
       }
     } else if (v.format !== undefined && typeof value === 'string' && value !== '') {
-      if (!matchesHintFormat(v.format, value))
-        fail(v.line, `var ${name} is not a valid ${v.format}`)
+      if (!matchesHintFormat(v.format, value)) {
+        fail(
+          v.line,
+          `hint var ${goQuote(name)} value ${goQuote(value)} does not match format ` +
+            `${goQuote(v.format)}: ${formatError(v.format, value)}`
+        )
+      }
     }
   }
-  for (const rule of hint.rules) {
+  hint.rules.forEach((rule, i) => {
     if (!rule.vars.some(has)) {
-      fail(rule.line, rule.message || `one of ${rule.vars.join(', ')} is required`)
+      const message = rule.message || `at least one of [${rule.vars.join(' ')}] must be provided`
+      fail(rule.line, `rule[${i}] (oneof_required): ${message}`)
     }
-  }
+  })
   if (problems.length > 0)
     throw new ConfigError(problems, `helmfile vars do not match ${hint.file}`)
   const out: JsonObject = { ...provided }
