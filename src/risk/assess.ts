@@ -6,7 +6,7 @@
 import type { JsonObject } from '../go/yaml.js'
 import type { DiffEntry } from '../state/diff.js'
 import { parseStateKey, type StateKey } from '../state/key.js'
-import { stringAt } from './fields.js'
+import { overlay, stringAt } from './fields.js'
 import {
   riskKinds,
   type ObjectChange,
@@ -94,7 +94,15 @@ function changesOf(input: RiskInput): ObjectChange[] {
       const ref = keyOf(entry.key)
       if (ref === undefined) return []
       const before = input.before.get(m.manifest)?.get(entry.key)
-      const head = entry.type === 'removed' ? undefined : input.head.get(m.manifest)?.get(entry.key)
+      const rendered =
+        entry.type === 'removed' ? undefined : input.head.get(m.manifest)?.get(entry.key)
+      // A refused dry run leaves the render as the head: lay it over the live object, so that
+      // server defaults the render leaves out are not taken for changes.
+      const refused = input.refusals?.get(m.manifest)?.has(entry.key) === true
+      const head =
+        refused && before !== undefined && rendered !== undefined
+          ? overlay(before, rendered)
+          : rendered
       return [
         {
           manifest: m.manifest,

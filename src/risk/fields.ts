@@ -97,3 +97,18 @@ export function quantityValue(value: JsonValue | undefined): number | undefined 
   if (m[2] !== undefined) return base * 10 ** Number(m[2].slice(1))
   return base * (SUFFIXES[m[3] ?? ''] ?? 1)
 }
+
+/**
+ * `head` laid over `base`: objects merge key by key, anything else (arrays too) is replaced.
+ * Approximates what a server-side apply of `head` makes of the live `base` where the server's
+ * own answer is missing (a refused dry run): fields the render leaves out keep their live
+ * values (server defaults), so only what the render sets is compared.
+ */
+export function overlay(base: JsonObject, head: JsonObject): JsonObject {
+  const merged: JsonObject = { ...base }
+  for (const [k, v] of Object.entries(head)) {
+    const b = base[k]
+    merged[k] = isJsonObject(b) && isJsonObject(v) ? overlay(b, v) : v
+  }
+  return merged
+}

@@ -84,6 +84,24 @@ describe('the risk pass', () => {
     expect(refused[0]).toMatchObject({ kind: 'will-fail', server: 'field is immutable' })
   })
 
+  it('lays a refused dry run’s render over the live object, so server defaults are no change', () => {
+    const live = obj('apps/v1', 'StatefulSet', {
+      spec: { serviceName: 'db', revisionHistoryLimit: 10, podManagementPolicy: 'OrderedReady' }
+    })
+    const rendered = obj('apps/v1', 'StatefulSet', {
+      spec: { serviceName: 'db', volumeClaimTemplates: [{ metadata: { name: 'data' } }] }
+    })
+    const input = changeOf('modified', live, rendered)
+    const key = input.manifests[0]!.entries[0]!.key
+    const risks = assessRisks({
+      ...input,
+      refusals: new Map([['m', new Map([[key, 'spec: Forbidden']])]])
+    })
+    expect(risks.map((r) => [r.path, r.server])).toEqual([
+      ['spec.volumeClaimTemplates', 'spec: Forbidden']
+    ])
+  })
+
   it('finds nothing without content: a modified object needs both sides', () => {
     const input = changeOf('modified', undefined, claim())
     expect(assessRisks({ ...input, before: new Map(), head: new Map() })).toEqual([])
