@@ -5,6 +5,7 @@
  * naming the input and the values it accepts.
  */
 import { InputError } from './errors.js'
+import { parseRiskKinds, type RiskKind } from './risk/model.js'
 
 /** What the action does in this run. */
 export type Mode = 'check' | 'diff' | 'apply' | 'drift'
@@ -31,6 +32,8 @@ export interface Settings {
   githubToken: string
   comment: boolean
   failOnDiff: boolean
+  /** Risk kinds that fail a Diff job when found and not accepted (docs/risks.md). */
+  failOnRisk: RiskKind[]
   /** How long an apply waits for the run lock held by another run. */
   lockTimeoutSeconds: number
   /** How long one manifest's render (or one helmfile release's) may take. */
@@ -79,6 +82,7 @@ export const inputDefaults = {
   'github-token': '',
   comment: 'true',
   'fail-on-diff': 'false',
+  'fail-on-risk': '',
   'lock-timeout': '10m',
   'render-timeout': '5m',
   'max-render-bytes': '256Mi',
@@ -141,6 +145,7 @@ export function readSettings(source: InputSource): Settings {
     githubToken: read('github-token'),
     comment: flag('comment'),
     failOnDiff: flag('fail-on-diff'),
+    failOnRisk: parseFailOnRisk(read('fail-on-risk')),
     lockTimeoutSeconds: parseDurationSeconds('input "lock-timeout"', read('lock-timeout')),
     renderTimeoutSeconds: positive(
       'input "render-timeout"',
@@ -156,6 +161,15 @@ export function readSettings(source: InputSource): Settings {
     orasOffline,
     orasNoCache,
     skipUnchangedRenders: flag('skip-unchanged-renders')
+  }
+}
+
+/** Comma- or newline-separated risk kinds; an unknown one names the input and the kinds. */
+export function parseFailOnRisk(value: string): RiskKind[] {
+  try {
+    return parseRiskKinds(value, 'input "fail-on-risk"')
+  } catch (error) {
+    throw new InputError(error instanceof Error ? error.message : String(error))
   }
 }
 

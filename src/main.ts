@@ -178,6 +178,8 @@ async function runFlow(
       comment: settings.comment,
       hasToken: settings.githubToken !== '',
       failOnDiff: settings.failOnDiff,
+      failOnRisk: settings.failOnRisk,
+      prune: settings.prune,
       ...summaryUrlOf()
     }
   )

@@ -14,6 +14,9 @@ import { describeCounts } from '../report/markdown.js'
 import { checkFailure, runCheck } from './check-flow.js'
 import { renderDiffText } from '../state/text.js'
 import { diffWithContent, type BeforeSide } from '../engine/content-diff.js'
+import { describeRisks, failingRisks } from '../risk/assess.js'
+import type { RiskKind } from '../risk/model.js'
+import { risksText } from '../risk/text.js'
 import {
   CommentForbiddenError,
   type CommentPoster,
@@ -32,6 +35,10 @@ export interface DiffFlowOptions {
   comment: boolean
   hasToken: boolean
   failOnDiff: boolean
+  /** Risk kinds that fail the job when found and not accepted (input `fail-on-risk`). */
+  failOnRisk?: readonly RiskKind[]
+  /** Whether the merge job prunes (input `prune`), for the wording of removals. */
+  prune?: boolean
   /** The run's page, where the job summary is. */
   summaryUrl?: string
 }
@@ -59,11 +66,12 @@ export async function runDiffFlow(deps: DiffFlowDeps, options: DiffFlowOptions):
   const { engine, runner } = deps
   const redact = deps.redact ?? ((text: string) => engine.redact(text))
   const checked = await runCheck(engine, runner)
-  const { manifests, content } =
+  const { manifests, content, risks } =
     checked.run === undefined
-      ? { manifests: [], content: undefined }
+      ? { manifests: [], content: undefined, risks: [] }
       : await diffWithContent(engine, checked.run, {
           ...(deps.before ? { before: deps.before } : {}),
+          ...(options.prune === undefined ? {} : { prune: options.prune }),
           now: deps.now ?? (() => 0),
           notice: (message) => runner.notice(message),
           fingerprintKey: deps.fingerprintKey
@@ -76,6 +84,7 @@ export async function runDiffFlow(deps: DiffFlowDeps, options: DiffFlowOptions):
     ...(checked.plan === undefined ? {} : { plan: checked.plan }),
     problems: checked.problems,
     ...(content === undefined ? {} : { content }),
+    ...(risks.length === 0 ? {} : { risks }),
     ...renderersOf(engine)
   }
   const text = report.problems.length > 0 ? problemsText(report) : renderDiffText(manifests)
@@ -105,8 +114,15 @@ export async function runDiffFlow(deps: DiffFlowDeps, options: DiffFlowOptions):
   if (report.problems.length > 0) throw checkFailure(options.config, report.problems)
   const total = sumCounts(perManifest.map((m) => m.counts))
   runner.info(hasChanges(total) ? `Diff: ${describeCounts(total)}` : 'No changes detected.')
+  for (const line of risksText(risks)) runner.info(redact(line))
   if (options.failOnDiff && hasChanges(total)) {
     throw new Error(`the Diff is not empty (${describeCounts(total)}) and fail-on-diff is true`)
+  }
+  const failing = failingRisks(risks, options.failOnRisk ?? [])
+  if (failing.length > 0) {
+    throw new Error(
+      `${describeRisks(failing)} (fail-on-risk: ${options.failOnRisk!.join(',')}); accept one with the annotation tazuna-action/accept-risk: <kind> on its object`
+    )
   }
 }
 

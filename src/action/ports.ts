@@ -17,7 +17,14 @@ export type { EngineLog } from '../engine/ports.js'
  */
 export type FlowEngine = Pick<
   Engine,
-  'check' | 'diff' | 'renderObjects' | 'liveObjects' | 'apply' | 'redact' | 'renderers'
+  | 'check'
+  | 'diff'
+  | 'renderObjects'
+  | 'liveObjects'
+  | 'listState'
+  | 'apply'
+  | 'redact'
+  | 'renderers'
 >
 
 /** The runner: log, job summary, outputs, annotations and the report files. */

@@ -12,6 +12,8 @@ import {
 } from '../report/content-diff.js'
 import { resourceOf } from '../state/key.js'
 import type { CliIo } from './command.js'
+import type { Risk } from '../risk/model.js'
+import { risksText } from '../risk/text.js'
 
 /** ANSI colours of diff text; identity functions when colour is off. */
 export interface Palette {
@@ -83,17 +85,34 @@ function objectText(d: ObjectContentDiff, content: ContentReport, palette: Palet
 }
 
 /**
+ * The risk pass's findings (docs/risks.md) as `# Risks: …` and one `#   <kind> …` line each,
+ * after a blank line; `''` without findings.
+ */
+export function renderRisksText(risks: readonly Risk[], palette: Palette): string {
+  const lines = risksText(risks)
+  if (lines.length === 0) return ''
+  return `\n${lines.map((line) => `${palette.note(`# ${line}`)}\n`).join('')}\n`
+}
+
+/**
  * Tazuna's `plan` text: per manifest with changes `Manifest: <name>`, then
  * `  + <Kind/ns/name> (to be created)` or `  ~ <Kind/ns/name>` followed by its diff lines
  * indented four spaces, then a blank line; `No changes detected.` when nothing changes.
  */
 export function renderPlanText(plans: readonly ManifestPlan[], palette: Palette): string {
   if (plans.length === 0) return 'No changes detected.\n'
-  return plans
-    .map(
-      (p) => `Manifest: ${p.manifest}\n${p.changes.map((c) => changeText(c, palette)).join('')}\n`
-    )
-    .join('')
+  const risks = renderRisksText(
+    plans.flatMap((p) => p.risks ?? []),
+    palette
+  ).replace(/^\n/, '')
+  return (
+    risks +
+    plans
+      .map(
+        (p) => `Manifest: ${p.manifest}\n${p.changes.map((c) => changeText(c, palette)).join('')}\n`
+      )
+      .join('')
+  )
 }
 
 function changeText(change: PlanChange, palette: Palette): string {

@@ -3,13 +3,14 @@
  * the recorded State, with Tazuna's exact text on stdout. Like Tazuna they expand includes but
  * validate nothing else and ignore `--tags`; exit code 0 whether or not there are changes.
  * `state diff --content[=base|live]` (ours, docs/compatibility.md#content-diff-command-line)
- * prints the content diffs the pull request comment shows after the unchanged table.
+ * prints the risks (docs/risks.md) and the content diffs the pull request comment shows after
+ * the unchanged table.
  */
 import { diffWithContent, type BeforeSide } from '../engine/content-diff.js'
 import { InputError } from '../errors.js'
 import { renderDiffText, renderStateListText } from '../state/text.js'
 import { stderrLog, type CliCommand, type CommandContext } from './command.js'
-import { paletteFor, renderContentText } from './diff-text.js'
+import { paletteFor, renderContentText, renderRisksText } from './diff-text.js'
 
 /** `tazuna-action state diff [--content[=base|live]] [--base <ref>]`. */
 export const stateDiffCommand: CliCommand = {
@@ -26,7 +27,7 @@ export const stateDiffCommand: CliCommand = {
       io.stdout(renderDiffText(await engine.diff(run)))
       return 0
     }
-    const { manifests, content } = await diffWithContent(engine, run, {
+    const { manifests, content, risks } = await diffWithContent(engine, run, {
       before: before.side,
       // Timings are for the job summary; the command line does not show them.
       now: () => 0,
@@ -34,6 +35,7 @@ export const stateDiffCommand: CliCommand = {
       fingerprintKey: context.fingerprintKey
     })
     io.stdout(renderDiffText(manifests))
+    io.stdout(renderRisksText(risks, paletteFor(io)))
     if (content !== undefined) io.stdout(renderContentText(content, before.against, paletteFor(io)))
     return 0
   }

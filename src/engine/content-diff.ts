@@ -6,7 +6,13 @@
  * that cannot be had leaves one notice and the hashes — never a failed job.
  */
 import type { ConfigRun, Engine } from './engine.js'
-import { computeContentDiffs, type ContentSource } from '../report/content-diff.js'
+import {
+  computeContentDiffs,
+  type ContentSource,
+  type RenderedObjects
+} from '../report/content-diff.js'
+import { assessRisks, needsRecordedKeys } from '../risk/assess.js'
+import type { Risk } from '../risk/model.js'
 import type { ContentReport } from '../report/content-diff-markdown.js'
 import type { ManifestDiff } from '../report/model.js'
 import type { BeforeRender, HeadRendered } from './base-render.js'
@@ -30,10 +36,12 @@ export type BeforeSide =
     }
   | { source: 'live' }
 
-/** The Diff and, when a before side is given, its content report. */
+/** The Diff, its risks and, when a before side is given, its content report. */
 export interface DiffWithContent {
   manifests: ManifestDiff[]
   content?: ContentReport
+  /** The risk pass over the Diff and both sides of its content diff (docs/risks.md). */
+  risks: Risk[]
 }
 
 /** What {@link diffWithContent} takes besides the engine and the run. */
@@ -47,14 +55,68 @@ export interface ContentDeps {
    * the entry point; both sides of every diff take it.
    */
   fingerprintKey: Uint8Array
+  /** Whether this run prunes (input `prune`), for the risk pass; undefined on the command line. */
+  prune?: boolean
 }
 
-/** Runs the Diff and the before side concurrently; `now` times both for the job summary. */
+type ContentEngine = Pick<Engine, 'diff' | 'renderObjects' | 'liveObjects' | 'redact'> &
+  Partial<Pick<Engine, 'listState'>>
+
+const none: RenderedObjects = new Map()
+
+/**
+ * Runs the Diff and the before side concurrently (`now` times both for the job summary), then
+ * the risk pass over both sides.
+ */
 export async function diffWithContent(
-  engine: Pick<Engine, 'diff' | 'renderObjects' | 'liveObjects' | 'redact'>,
+  engine: ContentEngine,
   run: ConfigRun,
   deps: ContentDeps
 ): Promise<DiffWithContent> {
+  const found = await contentOf(engine, run, deps)
+  const risks = assessRisks({
+    manifests: found.manifests,
+    before: found.sides?.before ?? none,
+    head: found.sides?.head ?? none,
+    ...(deps.prune === undefined ? {} : { prune: deps.prune }),
+    ...(found.sides?.refusals === undefined ? {} : { refusals: found.sides.refusals }),
+    ...(await recordedKeys(engine, run, found.manifests))
+  })
+  return {
+    manifests: found.manifests,
+    ...(found.content === undefined ? {} : { content: found.content }),
+    risks
+  }
+}
+
+// A removed Namespace or CRD is told with what State records inside it: read State's keys then
+// (the Diff does not keep them), and only then.
+async function recordedKeys(
+  engine: ContentEngine,
+  run: ConfigRun,
+  manifests: readonly ManifestDiff[]
+): Promise<{ recorded?: string[] }> {
+  if (engine.listState === undefined || !needsRecordedKeys(manifests)) return {}
+  const listed = await engine.listState(run)
+  return { recorded: listed.flatMap((l) => [...l.state.entries.keys()]) }
+}
+
+/** The Diff, its content report and the two sides the risk pass reads. */
+interface FoundContent {
+  manifests: ManifestDiff[]
+  content?: ContentReport
+  sides?: {
+    before: RenderedObjects
+    head: RenderedObjects
+    refusals?: ReadonlyMap<string, ReadonlyMap<string, string>>
+  }
+}
+
+async function contentOf(
+  engine: ContentEngine,
+  run: ConfigRun,
+  deps: ContentDeps
+): Promise<FoundContent> {
   const { before } = deps
   if (before === undefined) return { manifests: await engine.diff(run) }
   if (before.source === 'live') return liveContent(engine, run, deps)
@@ -90,7 +152,11 @@ export async function diffWithContent(
     { source: before.source, redact, fingerprintKey: deps.fingerprintKey }
   )
   const timings = { headMs: h.value.ms, beforeMs: b.value.ms }
-  return { manifests, content: { ...common, diffs, timings } }
+  return {
+    manifests,
+    content: { ...common, diffs, timings },
+    sides: { before: b.value.result.objects, head: objects }
+  }
 }
 
 // Live mode: the Diff first (it says which objects to read), then every entry's live object and
@@ -99,12 +165,12 @@ async function liveContent(
   engine: Pick<Engine, 'diff' | 'liveObjects' | 'redact'>,
   run: ConfigRun,
   deps: Omit<ContentDeps, 'before'>
-): Promise<DiffWithContent> {
+): Promise<FoundContent> {
   const started = deps.now()
   const manifests = await engine.diff(run)
   const headMs = deps.now() - started
   try {
-    const { live, proposed } = await engine.liveObjects(run, manifests)
+    const { live, proposed, refusals } = await engine.liveObjects(run, manifests)
     const diffs = computeContentDiffs(
       manifests,
       { before: live, head: proposed },
@@ -115,7 +181,11 @@ async function liveContent(
       }
     )
     const timings = { headMs, beforeMs: deps.now() - started - headMs }
-    return { manifests, content: { source: 'live', diffs, timings } }
+    return {
+      manifests,
+      content: { source: 'live', diffs, timings },
+      sides: { before: live, head: proposed, refusals }
+    }
   } catch (error) {
     const notice = unavailableNotice('live', engine.redact(messageOf(error)))
     deps.notice(notice)

@@ -49,6 +49,8 @@ export function memoizedRenderer(
 export interface LiveObjects {
   live: RenderedObjects
   proposed: RenderedObjects
+  /** The server's message for each object whose dry run it refused (by manifest, key). */
+  refusals: ReadonlyMap<string, ReadonlyMap<string, string>>
 }
 
 /** Reads and dry-run-applies this many objects at once. */
@@ -58,7 +60,7 @@ const LIVE_CONCURRENCY = 8
  * For every added, modified and removed entry: the live object (`get`) and the server's
  * dry-run result of the head object (what `kubectl diff` compares). An object whose dry run
  * the server refuses (its namespace is created by the same change, an immutable field) is
- * shown as rendered. Writes nothing.
+ * shown as rendered, and its message kept for the risk pass. Writes nothing.
  */
 export async function liveObjectsOf(
   diffs: readonly ManifestDiff[],
@@ -74,24 +76,32 @@ export async function liveObjectsOf(
   )
   const pairs = await mapConcurrently(wanted, LIVE_CONCURRENCY, async ({ manifest, key }) => {
     const object = head.get(manifest)?.get(key)
+    let refusal: string | undefined
     const [live, proposed] = await Promise.all([
       cluster.get(refOfKey(key)).catch((error: unknown) => {
         throw new ManifestError(manifest, messageOf(error), { cause: error })
       }),
-      object === undefined ? undefined : dryRun(object).catch(() => object)
+      object === undefined
+        ? undefined
+        : dryRun(object).catch((error: unknown) => {
+            refusal = messageOf(error)
+            return object
+          })
     ])
-    return { manifest, key, live, proposed }
+    return { manifest, key, live, proposed, refusal }
   })
   const live = new Map<string, Map<string, JsonObject>>()
   const proposed = new Map<string, Map<string, JsonObject>>()
-  const put = (into: typeof live, manifest: string, key: string, obj: JsonObject | undefined) => {
-    if (obj === undefined) return
+  const refusals = new Map<string, Map<string, string>>()
+  const put = <T>(into: Map<string, Map<string, T>>, manifest: string, key: string, v?: T) => {
+    if (v === undefined) return
     if (!into.has(manifest)) into.set(manifest, new Map())
-    into.get(manifest)!.set(key, obj)
+    into.get(manifest)!.set(key, v)
   }
   for (const p of pairs) {
     put(live, p.manifest, p.key, p.live)
     put(proposed, p.manifest, p.key, p.proposed)
+    put(refusals, p.manifest, p.key, p.refusal)
   }
-  return { live, proposed }
+  return { live, proposed, refusals }
 }

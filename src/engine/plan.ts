@@ -14,6 +14,9 @@ import type { Manifest } from '../config/schema.js'
 import type { JsonObject } from '../go/yaml.js'
 import { diffLines } from '../report/content-diff.js'
 import { compareBytes } from '../state/byte-order.js'
+import { formatStateKey, stateKeyOf } from '../state/key.js'
+import { assessRisks } from '../risk/assess.js'
+import type { Risk } from '../risk/model.js'
 import type { EngineLog } from './ports.js'
 
 /** One object that an apply would change: created, or updated with its diff lines. */
@@ -29,6 +32,17 @@ export interface PlanChange {
 export interface ManifestPlan {
   manifest: string
   changes: PlanChange[]
+  /** The risk pass over the changes, live object → dry-run result (docs/risks.md); absent: none. */
+  risks?: Risk[]
+}
+
+/** One object's change with both sides, for the risk pass. */
+interface ObjectPlan {
+  change?: PlanChange
+  key: string
+  head: JsonObject
+  live?: JsonObject
+  refusal?: string
 }
 
 /** GETs and dry runs in flight at once (Tazuna's liveGetConcurrency). */
@@ -39,7 +53,7 @@ const LIVE_CONCURRENCY = 8
  * applied on every run, so they have no plan). Manifests without a change are left out. A GET
  * that fails (other than NotFound) fails the plan naming the manifest and the object; a dry run
  * the server refuses (the namespace is created by the same apply, an immutable field) shows the
- * rendered object instead.
+ * rendered object instead, and its message goes with the risks the pass finds.
  */
 export async function planManifests(
   manifests: readonly Manifest[],
@@ -61,40 +75,101 @@ export async function planManifests(
     const desired = await deps.build(m).catch((error: unknown) => {
       throw buildFailure(m.name, error)
     })
-    const changes = await mapConcurrently([...desired.objects], LIVE_CONCURRENCY, (object) =>
-      changeOf(object, deps).catch((error: unknown) => {
+    const objects = await mapConcurrently([...desired.objects], LIVE_CONCURRENCY, (object) =>
+      objectPlanOf(m.name, object, deps).catch((error: unknown) => {
         throw new Error(`failed to compute plan changes for "${m.name}": ${messageOf(error)}`, {
           cause: error
         })
       })
     )
-    const found = changes.filter((c): c is PlanChange => c !== undefined).sort(planOrder)
-    if (found.length > 0) plans.push({ manifest: m.name, changes: found })
+    const found = objects.flatMap((o) => (o.change === undefined ? [] : [o.change]))
+    if (found.length > 0) {
+      const risks = risksOf(m.name, objects)
+      plans.push({
+        manifest: m.name,
+        changes: found.sort(planOrder),
+        ...(risks.length === 0 ? {} : { risks })
+      })
+    }
   }
   return plans
 }
 
-async function changeOf(
+async function objectPlanOf(
+  manifest: string,
   object: JsonObject,
   {
     cluster,
     fingerprintKey
   }: { cluster: Pick<Cluster, 'get' | 'dryRunApply'>; fingerprintKey: Uint8Array }
-): Promise<PlanChange | undefined> {
+): Promise<ObjectPlan> {
   const ref = refOf(object)
+  const key = formatStateKey(stateKeyOf(manifest, object))
   const resource = planResource(ref)
   const live = await cluster.get(ref).catch((error: unknown) => {
     throw new Error(`failed to get live resource for ${resource}: ${messageOf(error)}`, {
       cause: error
     })
   })
-  if (live === undefined) return { kind: 'create', resource, lines: [] }
+  if (live === undefined)
+    return { key, head: object, change: { kind: 'create', resource, lines: [] } }
+  let refusal: string | undefined
   const proposed =
     cluster.dryRunApply === undefined
       ? object
-      : await cluster.dryRunApply(object).catch(() => object)
+      : await cluster.dryRunApply(object).catch((error: unknown) => {
+          refusal = messageOf(error)
+          return object
+        })
   const lines = diffLines(live, proposed, { fingerprintKey })
-  return lines.length === 0 ? undefined : { kind: 'update', resource, lines }
+  const change: PlanChange | undefined =
+    lines.length === 0 ? undefined : { kind: 'update', resource, lines }
+  return {
+    key,
+    head: proposed,
+    live,
+    ...(change === undefined ? {} : { change }),
+    ...(refusal === undefined ? {} : { refusal })
+  }
+}
+
+// The changed objects as Diff entries, the live objects before and the dry runs after; every
+// object of the manifest is on the head side, so that its autoscalers are known.
+function risksOf(manifest: string, objects: readonly ObjectPlan[]): Risk[] {
+  const changed = objects.filter((o) => o.change !== undefined)
+  const side = (pick: (o: ObjectPlan) => JsonObject | undefined) =>
+    new Map([
+      [
+        manifest,
+        new Map(
+          objects.flatMap((o) => {
+            const v = pick(o)
+            return v === undefined ? [] : [[o.key, v] as const]
+          })
+        )
+      ]
+    ])
+  return assessRisks({
+    manifests: [
+      {
+        manifest,
+        entries: changed.map((o) => ({
+          type: o.live === undefined ? 'added' : 'modified',
+          key: o.key
+        }))
+      }
+    ],
+    before: side((o) => o.live),
+    head: side((o) => o.head),
+    refusals: new Map([
+      [
+        manifest,
+        new Map(
+          objects.flatMap((o) => (o.refusal === undefined ? [] : [[o.key, o.refusal] as const]))
+        )
+      ]
+    ])
+  })
 }
 
 function planOrder(a: PlanChange, b: PlanChange): number {

@@ -46,6 +46,7 @@ export function renderDiffSummary(
       budget: options.budget ?? summaryBudget,
       measure: utf8Length,
       hashLength: 64,
+      riskLimit: 500,
       ...(options.reportPath === undefined
         ? {}
         : { fullReport: `${inlineCode(options.reportPath)} (the report-path output)` })

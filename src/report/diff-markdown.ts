@@ -16,6 +16,7 @@ import {
   type ManifestDiff
 } from './model.js'
 import { resourceOf } from '../state/key.js'
+import { renderRisksSection } from './risks-markdown.js'
 
 /** How much of the Diff made it into the text. */
 export type Detail = 'entries' | 'counts' | 'headline'
@@ -32,6 +33,8 @@ export interface DiffMarkdownOptions {
   hashLength: number
   /** Markdown pointing to the full report (for example a link to the job summary). */
   fullReport?: string
+  /** Risk findings listed at the top (the headline counts all of them); 30 unless given. */
+  riskLimit?: number
 }
 
 /** The rendered Markdown and what was left out. */
@@ -50,7 +53,12 @@ const unchangedNameLimit = 50
 export function renderDiffMarkdown(report: DiffReport, options: DiffMarkdownOptions): DiffMarkdown {
   const measure = options.measure ?? ((text: string) => text.length)
   const changed = report.manifests.filter((m) => m.entries.length > 0)
-  const head = [options.marker === undefined ? '' : `${options.marker}\n`, title(report)]
+  // The risks come first, right under the marker: what a reviewer must not miss.
+  const head = [
+    options.marker === undefined ? '' : `${options.marker}\n`,
+    renderRisksSection(report.risks ?? [], options.riskLimit ?? 30),
+    title(report)
+  ]
   const full = [...head, headline(report), problemsSection(report.problems, Infinity)]
   const plan = report.plan === undefined ? '' : planSection(report, changed)
   const unchanged = unchangedLine(report.manifests)

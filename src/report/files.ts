@@ -36,7 +36,16 @@ export function diffReportJson(report: DiffReport): string {
     counts: sumCounts(manifests.map((m) => m.counts)),
     layers: report.plan?.layers ?? [],
     manifests,
-    problems: report.problems
+    problems: report.problems,
+    risks: (report.risks ?? []).map((r) => ({
+      kind: r.kind,
+      manifest: r.manifest,
+      key: r.key,
+      path: r.path,
+      message: r.message,
+      accepted: r.accepted === true,
+      ...(r.server === undefined ? {} : { server: r.server })
+    }))
   }
   return `${JSON.stringify(document, null, 2)}\n`
 }

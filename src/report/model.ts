@@ -6,6 +6,7 @@ import type { ConfigProblem } from '../errors.js'
 import type { DiffEntry } from '../state/diff.js'
 import type { ContentReport } from './content-diff.js'
 import type { RendererVersions } from '../render/ports.js'
+import type { Risk } from '../risk/model.js'
 
 export type { DiffEntry, DiffType } from '../state/diff.js'
 export { diffTypes, sortEntries } from '../state/diff.js'
@@ -53,6 +54,8 @@ export interface DiffReport extends ReportTarget {
   problems: readonly ConfigProblem[]
   /** What changes inside each object (input `content-diff`); absent when off. */
   content?: ContentReport
+  /** What a reviewer must not miss (docs/risks.md); absent or empty when nothing was found. */
+  risks?: readonly Risk[]
 }
 
 /** Entry counts by type. */

@@ -84,6 +84,10 @@ export function fakeEngine(options: {
       return Promise.resolve(options.objects ?? new Map())
     },
     liveObjects: () => Promise.reject(new Error('live objects are not faked')),
+    listState: () => {
+      calls.push('listState')
+      return Promise.resolve([])
+    },
     apply: (run, { gitCommitHash, log, sync, prune, atomic }) => {
       if (run !== fakeRun) throw new Error('apply got a run that check did not return')
       calls.push(

@@ -391,3 +391,92 @@ describe('the Diff flow with content diffs', () => {
     expect(asked).toEqual([new Set(['web'])])
   })
 })
+
+describe('the Diff flow’s risks', () => {
+  const claimRemoved = [
+    {
+      manifest: 'db',
+      type: 'kustomize',
+      entries: [
+        {
+          type: 'removed' as const,
+          key: 'db//v1/PersistentVolumeClaim/demo/data',
+          oldHash: 'b'.repeat(64)
+        }
+      ]
+    }
+  ]
+
+  it('puts the risks first in the comment and the summary, and in report.json', async () => {
+    const runner = new RecordingRunner()
+    const poster = recordingPoster()
+    await runDiffFlow(
+      {
+        engine: fakeEngine({ diffs: claimRemoved }),
+        runner,
+        postComment: poster.post,
+        fingerprintKey: KEY
+      },
+      { ...options, prune: true }
+    )
+    const body = poster.posted[0]!.body
+    const afterMarker = body.slice(body.indexOf('\n') + 1)
+    expect(afterMarker.split('\n')[0]).toBe('**⚠ 1 deletes data.** Review these first:')
+    expect(afterMarker.indexOf('deletes data')).toBeLessThan(afterMarker.indexOf('### Tazuna Diff'))
+    expect(body).toContain(
+      '- **deletes data**: `db: /v1/PersistentVolumeClaim/demo/data`: removed: prune deletes it;'
+    )
+    expect(runner.summary.startsWith('**⚠ 1 deletes data.**')).toBe(true)
+    expect(JSON.parse(runner.reports[0]!.json).risks).toEqual([
+      {
+        kind: 'destroys-data',
+        manifest: 'db',
+        key: 'db//v1/PersistentVolumeClaim/demo/data',
+        path: '',
+        message:
+          'removed: prune deletes it; its volume is released, and deleted with it under a Delete reclaim policy',
+        accepted: false
+      }
+    ])
+    expect(runner.log).toContain('Risks: 1 deletes data')
+  })
+
+  it('fails on a risk kind fail-on-risk names, after publishing', async () => {
+    const poster = recordingPoster()
+    const flow = runDiffFlow(
+      {
+        engine: fakeEngine({ diffs: claimRemoved }),
+        runner: new RecordingRunner(),
+        postComment: poster.post,
+        fingerprintKey: KEY
+      },
+      { ...options, failOnRisk: ['destroys-data'] }
+    )
+    await expect(flow).rejects.toThrow(/^1 deletes data \(fail-on-risk: destroys-data\)/)
+    expect(poster.posted).toHaveLength(1)
+  })
+
+  it('does not fail on a risk kind fail-on-risk does not name', async () => {
+    const flow = runDiffFlow(
+      {
+        engine: fakeEngine({ diffs: claimRemoved }),
+        runner: new RecordingRunner(),
+        postComment: recordingPoster().post,
+        fingerprintKey: KEY
+      },
+      { ...options, failOnRisk: ['will-fail', 'widens-access'] }
+    )
+    await expect(flow).resolves.toBeUndefined()
+  })
+
+  it('lists no risks and keeps report.json’s risks empty for a harmless Diff', async () => {
+    const runner = new RecordingRunner()
+    const poster = recordingPoster()
+    await runDiffFlow(
+      { engine: fakeEngine({ diffs }), runner, postComment: poster.post, fingerprintKey: KEY },
+      options
+    )
+    expect(poster.posted[0]!.body).not.toContain('⚠')
+    expect(JSON.parse(runner.reports[0]!.json).risks).toEqual([])
+  })
+})

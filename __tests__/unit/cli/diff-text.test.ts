@@ -46,6 +46,36 @@ describe('plan text', () => {
     )
   })
 
+  it('lists the risks first, one # line each', () => {
+    const text = renderPlanText(
+      [
+        {
+          manifest: 'db',
+          changes: [{ kind: 'update', resource: 'StatefulSet/ns/pg', lines: [] }],
+          risks: [
+            {
+              kind: 'will-fail',
+              manifest: 'db',
+              key: 'db/apps/v1/StatefulSet/ns/pg',
+              path: 'spec.volumeClaimTemplates',
+              message: 'cannot be updated',
+              server: 'Forbidden'
+            }
+          ]
+        }
+      ],
+      plain
+    )
+    expect(text).toBe(
+      '# Risks: 1 change will fail on apply\n' +
+        '#   will-fail db: apps/v1/StatefulSet/ns/pg spec.volumeClaimTemplates: cannot be updated (the API server says: Forbidden)\n' +
+        '\n' +
+        'Manifest: db\n' +
+        '  ~ StatefulSet/ns/pg\n' +
+        '\n'
+    )
+  })
+
   it('says No changes detected. when no manifest has a change', () => {
     expect(renderPlanText([], plain)).toBe('No changes detected.\n')
   })

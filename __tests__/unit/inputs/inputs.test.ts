@@ -34,6 +34,7 @@ describe('readSettings', () => {
       githubToken: '',
       comment: true,
       failOnDiff: false,
+      failOnRisk: [],
       lockTimeoutSeconds: 600,
       renderTimeoutSeconds: 300,
       maxRenderBytes: 268_435_456,
@@ -60,6 +61,15 @@ describe('readSettings', () => {
     )
     expect({ ...declared, 'github-token': '' }).toEqual(inputDefaults)
     expect(declared['github-token']).toBe('${{ github.token }}')
+  })
+
+  it('reads fail-on-risk as a list of risk kinds and refuses an unknown one', () => {
+    expect(readSettings(source({ 'fail-on-risk': 'will-fail, destroys-data' })).failOnRisk).toEqual(
+      ['will-fail', 'destroys-data']
+    )
+    expect(() => readSettings(source({ 'fail-on-risk': 'will-fail,data' }))).toThrow(
+      /input "fail-on-risk" must list risk kinds among will-fail, destroys-data, widens-access, fights-controller, got "data"/
+    )
   })
 
   it.each(['base', 'live', 'off'])('reads content-diff %s', (value) => {
