@@ -8,6 +8,7 @@
  * and `run`. To add one, write a module exporting a CliCommand (src/cli/command.ts)
  * and list it in `commands`.
  */
+import { readFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util'
@@ -119,6 +120,7 @@ export async function runCli(argv: readonly string[], io: CliIo = nodeIo): Promi
         gitCommitOf: (dir) => gitCommitOf(dir),
         lockHolder: `tazuna-action cli (pid ${process.pid}) on ${os.hostname()}`,
         ancestryIn: (dir) => gitAncestry(dir),
+        readText: (file) => readFile(file, 'utf8'),
         baseCommit: (ref) => baseCommitOf(parsed.flags, io, ref)
       })
     } finally {

@@ -161,6 +161,7 @@ function sourceOf(
   const entries = parseEntriesBlock(comment.body)
   return {
     found: {
+      where: `#${pull.number}`,
       pullRequest: pull.number,
       url: pull.html_url,
       lastHead: pull.head.sha,

@@ -22,7 +22,10 @@ export type ReviewedDiffMode = 'warn' | 'require' | 'off'
 
 /** The Diff recorded on a pull request. */
 export interface ReviewedDiff {
-  pullRequest: number
+  /** Where it was reviewed, as messages name it: `#12`, or the command line's file. */
+  where: string
+  /** The pull request, when it was reviewed on one. */
+  pullRequest?: number
   /** The pull request's page, for links. */
   url?: string
   /** The pull request's last head commit. */
@@ -115,7 +118,7 @@ export function compareWithReviewed(
     ...base,
     reviewed: !staleHead && failed.length === 0 && differences.length === 0 && unnamed.length === 0,
     found,
-    pullRequest: found.pullRequest,
+    ...(found.pullRequest === undefined ? {} : { pullRequest: found.pullRequest }),
     staleHead,
     differences,
     unnamed

@@ -34,7 +34,7 @@ export function describeVerdict(verdict: GateVerdict): VerdictText {
   const details = [
     ...(verdict.staleHead
       ? [
-          `the Diff on #${found.pullRequest} was computed for ${short(found.computedFor)}, but the ` +
+          `the Diff on ${found.where} was computed for ${short(found.computedFor)}, but the ` +
             `pull request's last head is ${short(found.lastHead)}: commits pushed after its last ` +
             'Diff were not reviewed'
         ]
@@ -51,7 +51,7 @@ export function describeVerdict(verdict: GateVerdict): VerdictText {
   ]
   return {
     headline:
-      `The Diff to apply (${digest}) is not the one reviewed on #${found.pullRequest} ` +
+      `The Diff to apply (${digest}) is not the one reviewed on ${found.where} ` +
       `(reviewed head ${short(found.computedFor)}, digest ${shortDigest(found.digests.digest)}).`,
     details
   }
@@ -73,16 +73,23 @@ export function describeDifference(d: EntryDifference): string {
   }
 }
 
-/** The refusal of `reviewed-diff: require`: what differs and what to do. */
-export function refusalMessage(verdict: GateVerdict): string {
+/**
+ * The refusal of `reviewed-diff: require` (or `--require-diff`): what differs and what to do;
+ * `todo` replaces the pull-request advice.
+ */
+export function refusalMessage(
+  verdict: GateVerdict,
+  options: { todo?: string; what?: string } = {}
+): string {
   const { headline, details } = describeVerdict(verdict)
   const todo =
-    verdict.missing !== undefined && verdict.pullRequest === undefined
+    options.todo ??
+    (verdict.missing !== undefined && verdict.pullRequest === undefined
       ? 'Deploy through a pull request whose Diff job commented, or set reviewed-diff to warn.'
       : `Re-run the Diff job of ${verdict.pullRequest === undefined ? 'the pull request' : `#${verdict.pullRequest}`}, ` +
-        'review its comment, then re-run this job.'
+        'review its comment, then re-run this job.')
   return [
-    `refusing to apply (reviewed-diff: require): ${headline}`,
+    `refusing to apply (${options.what ?? 'reviewed-diff: require'}): ${headline}`,
     ...details.map((d) => `  - ${d}`),
     `Nothing was applied; State and the cluster are unchanged. ${todo}`
   ].join('\n')

@@ -26,6 +26,7 @@ function reviewedOf(
   const entries = parseEntriesBlock(renderEntriesBlock(diff))!
   return {
     found: {
+      where: '#1',
       pullRequest: 1,
       computedFor: options.head ?? 'a1',
       lastHead: options.lastHead ?? options.head ?? 'a1',
