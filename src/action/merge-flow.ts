@@ -40,7 +40,7 @@ export async function runMergeFlow(
   const { engine, runner } = deps
   const redact = deps.redact ?? ((text: string) => engine.redact(text))
   const checked = await runCheck(engine, runner)
-  const { switches, lock, commitGuard, ...target } = options
+  const { switches, lock, commitGuard, review, ...target } = options
   if (checked.run === undefined) {
     const report = { ...target, manifests: [], problems: checked.problems }
     await publishCheck(runner, report)
@@ -48,21 +48,15 @@ export async function runMergeFlow(
   }
   const names = (checked.plan?.layers ?? []).flat()
   const log = new ManifestLog(runner, names, (text) => engine.redact(text))
-  const review = options.review
   const lookup = review === undefined ? undefined : await review.lookup()
   const gated = review && lookup && gateOf(review.mode, lookup, runner)
   const reportRefusal = async (error: unknown): Promise<never> => {
     const refusal = error instanceof Error ? error.message : String(error)
     const verdict = gated?.verdict()
-    await runner.writeSummary(engine.redact(reviewSummary(verdict)))
+    await runner.writeSummary(redact(reviewSummary(verdict)))
     if (review && lookup) {
       const outcome = { sha: options.sha, refusal, ...(verdict ? { verdict } : {}) }
-      await reportOnPullRequest(
-        { runner, redact: (t) => engine.redact(t) },
-        review,
-        lookup,
-        outcome
-      )
+      await reportOnPullRequest({ runner, redact }, review, lookup, outcome)
     }
     throw error
   }
