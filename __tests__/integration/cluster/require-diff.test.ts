@@ -53,7 +53,7 @@ describe('apply --require-diff', () => {
     expect(refused.code).toBe(1)
     expect(refused.stderr).toContain(`refusing to apply (--require-diff ${reviewed})`)
     expect(refused.stderr).toContain(
-      `changed: manifest "${m}" v1/ConfigMap/default/${m} (modified)`
+      `changed: manifest "${m}" ${m}//v1/ConfigMap/default/${m} (modified)`
     )
     expect(refused.stderr).not.toContain('synced resource')
     const state = await cli(dir, 'state', 'diff')
