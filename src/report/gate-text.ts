@@ -23,7 +23,7 @@ export function describeVerdict(verdict: GateVerdict): VerdictText {
   const digest = `digest ${shortDigest(verdict.digest)}`
   if (verdict.reviewed) {
     return {
-      headline: `Applies the Diff reviewed on #${verdict.pullRequest} (${digest}).`,
+      headline: `Applies the Diff reviewed on ${verdict.found!.where} (${digest}).`,
       details: []
     }
   }

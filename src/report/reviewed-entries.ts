@@ -38,6 +38,14 @@ type Row = [DiffType, string, string, string]
 
 /** The hidden line for a Diff; its length never exceeds `cap` plus the line's frame. */
 export function renderEntriesBlock(diff: readonly DigestInput[], cap = entriesBlockCap): string {
+  return `${prefix}${escaped(JSON.stringify(entriesValue(diff, cap)))}${suffix}`
+}
+
+/** The entries as the hidden line (and the command line's file) hold them: rows per manifest. */
+export function entriesValue(
+  diff: readonly DigestInput[],
+  cap = entriesBlockCap
+): { complete: boolean; manifests: Record<string, Row[]> } {
   const manifests: Record<string, Row[]> = {}
   let used = 0
   let complete = true
@@ -51,7 +59,7 @@ export function renderEntriesBlock(diff: readonly DigestInput[], cap = entriesBl
     used += size
     manifests[m.manifest] = rows
   }
-  return `${prefix}${escaped(JSON.stringify({ complete, manifests }))}${suffix}`
+  return { complete, manifests }
 }
 
 /** The entries of the last well-formed hidden line in `body`, if there is one. */
@@ -75,7 +83,8 @@ const escaped = (json: string): string =>
 
 const types: readonly string[] = ['added', 'modified', 'removed', 'always-sync']
 
-function entriesOf(value: unknown): ReviewedEntries | undefined {
+/** The entries of {@link entriesValue}'s shape, if `value` is well-formed. */
+export function entriesOf(value: unknown): ReviewedEntries | undefined {
   if (typeof value !== 'object' || value === null) return undefined
   const { complete, manifests } = value as Record<string, unknown>
   if (typeof complete !== 'boolean' || typeof manifests !== 'object' || manifests === null) {

@@ -7,15 +7,14 @@ import { InputError } from '../errors.js'
 import { diffDigests, type DigestInput } from '../state/diff-digest.js'
 import type { ReviewedDiff } from './diff-gate.js'
 import { parseMarker } from './marker.js'
-import { parseEntriesBlock, renderEntriesBlock } from './reviewed-entries.js'
+import { entriesOf, entriesValue } from './reviewed-entries.js'
 
 const kind = 'tazuna-action/reviewed-diff'
 
 /** The file's JSON: the commit, the digests and every entry (no cap: a file has room). */
 export function renderReviewedFile(diff: readonly DigestInput[], sha: string): string {
   const digests = diffDigests(diff)
-  const block = renderEntriesBlock(diff, Infinity)
-  const entries = parseEntriesBlock(block)!
+  const entries = entriesValue(diff, Infinity)
   const manifests = diff.map((m) => ({ manifest: m.manifest, entries: m.entries }))
   return `${JSON.stringify({ kind, sha, digest: digests.digest, digests: digests.manifests, manifests, entries }, null, 2)}\n`
 }
@@ -39,9 +38,7 @@ export function parseReviewedFile(text: string, file: string, head: string): Rev
   const marker = parseMarker(
     `<!-- tazuna-action:${JSON.stringify({ tool: 'tazuna-action', schema: 2, config: '', environment: '', sha, diff: { digest: value.digest, manifests: value.digests } })} -->`
   )
-  const entries = parseEntriesBlock(
-    `<!-- tazuna-action:reviewed-entries ${JSON.stringify(value.entries)} -->`
-  )
+  const entries = entriesOf(value.entries)
   if (marker?.diff === undefined || entries === undefined)
     throw bad('its digests or entries are malformed')
   return {
