@@ -8,6 +8,7 @@
  * and `run`. To add one, write a module exporting a CliCommand (src/cli/command.ts)
  * and list it in `commands`.
  */
+import { readFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util'
@@ -130,6 +131,7 @@ export async function runCli(
         gitCommitOf: (dir) => gitCommitOf(dir),
         lockHolder: `tazuna-action cli (pid ${process.pid}) on ${os.hostname()}`,
         ancestryIn: (dir) => gitAncestry(dir),
+        readText: (file) => readFile(file, 'utf8'),
         baseCommit: (ref) => baseCommitOf(parsed.flags, io, ref),
         fingerprintKey
       })

@@ -6,6 +6,7 @@
  */
 import { InputError } from './errors.js'
 import { parseRiskKinds, type RiskKind } from './risk/model.js'
+import type { ReviewedDiffMode } from './report/diff-gate.js'
 
 /** What the action does in this run. */
 export type Mode = 'check' | 'diff' | 'apply' | 'drift'
@@ -57,6 +58,8 @@ export interface Settings {
   orasNoCache: boolean
   /** Skip the renders that State's render records show unchanged (docs/renderers.md). */
   skipUnchangedRenders: boolean
+  /** Apply mode on push: compare with the Diff reviewed on the pull request (README.md#gated-deploys). */
+  reviewedDiff: ReviewedDiffMode
 }
 
 /** The runner's view of inputs, environment and event; main.ts binds it to @actions/*. */
@@ -94,13 +97,15 @@ export const inputDefaults = {
   'content-diff': 'base',
   'oras-offline': 'false',
   'oras-no-cache': 'false',
-  'skip-unchanged-renders': 'true'
+  'skip-unchanged-renders': 'true',
+  'reviewed-diff': 'warn'
 } as const
 
 type InputName = keyof typeof inputDefaults
 
 const modes = ['auto', 'check', 'diff', 'apply', 'drift'] as const
 const contentDiffModes = ['base', 'live', 'off'] as const
+const reviewedDiffModes = ['warn', 'require', 'off'] as const
 const pullRequestEvents = new Set(['pull_request', 'pull_request_target'])
 const pushEvents = new Set(['push'])
 const scheduledEvents = new Set(['schedule', 'workflow_dispatch'])
@@ -160,7 +165,8 @@ export function readSettings(source: InputSource): Settings {
     contentDiff: parseContentDiff(read('content-diff')),
     orasOffline,
     orasNoCache,
-    skipUnchangedRenders: flag('skip-unchanged-renders')
+    skipUnchangedRenders: flag('skip-unchanged-renders'),
+    reviewedDiff: parseReviewedDiff(read('reviewed-diff'))
   }
 }
 
@@ -178,6 +184,14 @@ export function parseContentDiff(value: string): ContentDiffMode {
   if ((contentDiffModes as readonly string[]).includes(value)) return value as ContentDiffMode
   throw new InputError(
     `input "content-diff" must be one of ${contentDiffModes.join(', ')}, got ${JSON.stringify(value)}`
+  )
+}
+
+/** `warn`, `require` or `off`; anything else names the input and the accepted values. */
+export function parseReviewedDiff(value: string): ReviewedDiffMode {
+  if ((reviewedDiffModes as readonly string[]).includes(value)) return value as ReviewedDiffMode
+  throw new InputError(
+    `input "reviewed-diff" must be one of ${reviewedDiffModes.join(', ')}, got ${JSON.stringify(value)}`
   )
 }
 

@@ -23,6 +23,8 @@ import { githubAncestry } from './adapters/github/compare.js'
 import { kubeconfigFileSecrets, kubeconfigSecrets } from './adapters/kube/kubeconfig-secrets.js'
 import { upsertStickyComment } from './adapters/github/comments.js'
 import { newFingerprintKey } from './adapters/fingerprint-key.js'
+import { findReviewedDiff, postAppliedSection } from './adapters/github/reviewed.js'
+import type { ReviewOptions } from './action/review-flow.js'
 import type { Runner } from './action/ports.js'
 import type { CommitAncestry } from './apply/commit-guard.js'
 import type { PathPolicy } from './config/confinement.js'
@@ -133,8 +135,9 @@ async function runFlow(
   if (settings.mode === 'check') return runCheckFlow({ engine, runner }, target)
   if (settings.mode === 'apply') {
     const { sync, prune, atomic } = settings
+    const review = reviewOptionsOf(settings, target)
     return runMergeFlow(
-      { engine, runner },
+      { engine, runner, redact: (text) => runSecrets.redact(engine.redact(text)) },
       {
         ...target,
         switches: { sync, prune, atomic },
@@ -142,7 +145,8 @@ async function runFlow(
         commitGuard: {
           ancestry: actionAncestry(settings),
           allowOlderCommit: settings.allowOlderCommit
-        }
+        },
+        ...(review === undefined ? {} : { review })
       }
     )
   }
@@ -260,6 +264,29 @@ function actionAncestry(settings: Settings): CommitAncestry {
   ])
 }
 
+// The review gate runs on push events only: there the pushed commit came from a merge (or a
+// direct push); a manual apply run has no pull request to compare with.
+function reviewOptionsOf(
+  settings: Settings,
+  target: { config: string; environment: string; sha: string }
+): ReviewOptions | undefined {
+  const mode = settings.reviewedDiff
+  if (mode === 'off' || github.context.eventName !== 'push') return undefined
+  const repository = repositoryOf()
+  const token = settings.githubToken
+  return {
+    mode,
+    lookup: () =>
+      repository === undefined
+        ? Promise.resolve({
+            source: { missing: 'the run names no repository (GITHUB_REPOSITORY)' }
+          })
+        : findReviewedDiff(token, repository, target),
+    postApplied: (post) => postAppliedSection(token, post),
+    ...runUrlOf()
+  }
+}
+
 // The holder names the run, so whoever waits for the lock knows which one holds it.
 function actionLock(settings: Settings): LockRequest {
   const { runId, runAttempt } = github.context
@@ -280,10 +307,15 @@ function repositoryOf(): { owner: string; repo: string } | undefined {
 }
 
 function summaryUrlOf(): { summaryUrl?: string } {
+  const { runUrl } = runUrlOf()
+  return runUrl === undefined ? {} : { summaryUrl: runUrl }
+}
+
+function runUrlOf(): { runUrl?: string } {
   const { serverUrl, runId } = github.context
   const repository = process.env.GITHUB_REPOSITORY
   if (!repository || !Number.isFinite(runId)) return {}
   const attempt = github.context.runAttempt
   const suffix = Number.isFinite(attempt) && attempt > 1 ? `/attempts/${attempt}` : ''
-  return { summaryUrl: `${serverUrl}/${repository}/actions/runs/${runId}${suffix}` }
+  return { runUrl: `${serverUrl}/${repository}/actions/runs/${runId}${suffix}` }
 }

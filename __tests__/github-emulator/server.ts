@@ -71,6 +71,11 @@ export interface EmulatorOptions {
    * repository with the whole history, as GitHub has it.
    */
   compare?: (base: string, head: string) => string | undefined
+  /**
+   * `GET /repos/{owner}/{repo}/commits/{sha}/pulls`: the pull requests a commit belongs to, as
+   * GitHub lists them (number, html_url, head.sha, merged_at, merge_commit_sha, ...).
+   */
+  pullsOfCommit?: (sha: string) => Record<string, unknown>[]
 }
 
 /** The running emulator. */
@@ -173,7 +178,10 @@ export class GitHubEmulator {
     const compare = /^\/repos\/([^/]+)\/([^/]+)\/compare\/([0-9a-f]+)\.\.\.([0-9a-f]+)$/.exec(
       url.pathname
     )
-    if (compare !== null && method === 'GET') {
+    const pulls = /^\/repos\/[^/]+\/[^/]+\/commits\/([0-9a-f]+)\/pulls$/.exec(url.pathname)
+    if (pulls !== null && method === 'GET') {
+      this.sendPage(url, this.options.pullsOfCommit?.(pulls[1]!) ?? [], res)
+    } else if (compare !== null && method === 'GET') {
       const status = this.options.compare?.(compare[3]!, compare[4]!)
       if (status === undefined) return send(res, 404, { message: 'Not Found' })
       send(res, 200, {

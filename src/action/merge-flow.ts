@@ -10,10 +10,12 @@ import { summaryBudget } from '../report/comment.js'
 import { applyReportJson, applyReportText, countOutputs } from '../report/files.js'
 import { utf8Length } from '../report/markdown.js'
 import type { ApplyReport } from '../report/model.js'
+import type { GateVerdict } from '../report/diff-gate.js'
 import { checkFailure, publishCheck, runCheck } from './check-flow.js'
 import { ManifestLog } from './manifest-log.js'
 import type { ApplyRequest, ApplySwitches, LockRequest } from '../engine/engine.js'
-import type { FlowEngine, Runner } from './ports.js'
+import type { FlowEngine, ReviewLookup, Runner } from './ports.js'
+import { gateOf, reportOnPullRequest, reviewSummary, type ReviewOptions } from './review-flow.js'
 
 /** What the merge flow needs to know about the run. */
 export interface MergeFlowOptions {
@@ -26,16 +28,19 @@ export interface MergeFlowOptions {
   lock?: LockRequest
   /** The stale-commit guard. */
   commitGuard?: ApplyRequest['commitGuard']
+  /** The review gate (input `reviewed-diff` warn or require, on push); absent: off. */
+  review?: ReviewOptions
 }
 
 /** Runs the flow; throws once for check problems or a failed apply. */
 export async function runMergeFlow(
-  deps: { engine: FlowEngine; runner: Runner },
+  deps: { engine: FlowEngine; runner: Runner; redact?: (text: string) => string },
   options: MergeFlowOptions
 ): Promise<void> {
   const { engine, runner } = deps
+  const redact = deps.redact ?? ((text: string) => engine.redact(text))
   const checked = await runCheck(engine, runner)
-  const { switches, lock, commitGuard, ...target } = options
+  const { switches, lock, commitGuard, review, ...target } = options
   if (checked.run === undefined) {
     const report = { ...target, manifests: [], problems: checked.problems }
     await publishCheck(runner, report)
@@ -43,13 +48,28 @@ export async function runMergeFlow(
   }
   const names = (checked.plan?.layers ?? []).flat()
   const log = new ManifestLog(runner, names, (text) => engine.redact(text))
-  const outcome = await engine.apply(checked.run, {
-    ...switches,
-    gitCommitHash: options.sha,
-    log,
-    ...(lock === undefined ? {} : { lock }),
-    ...(commitGuard === undefined ? {} : { commitGuard })
-  })
+  const lookup = review === undefined ? undefined : await review.lookup()
+  const gated = review && lookup && gateOf(review.mode, lookup, runner)
+  const reportRefusal = async (error: unknown): Promise<never> => {
+    const refusal = error instanceof Error ? error.message : String(error)
+    const verdict = gated?.verdict()
+    await runner.writeSummary(redact(reviewSummary(verdict)))
+    if (review && lookup) {
+      const outcome = { sha: options.sha, refusal, ...(verdict ? { verdict } : {}) }
+      await reportOnPullRequest({ runner, redact }, review, lookup, outcome)
+    }
+    throw error
+  }
+  const outcome = await engine
+    .apply(checked.run, {
+      ...switches,
+      gitCommitHash: options.sha,
+      log,
+      ...(lock === undefined ? {} : { lock }),
+      ...(commitGuard === undefined ? {} : { commitGuard }),
+      ...(gated ? { reviewGate: gated.gate } : {})
+    })
+    .catch(reportRefusal)
   log.finish(outcome)
 
   const report: ApplyReport = { ...target, ...outcome, ...renderersOf(engine) }
@@ -57,8 +77,14 @@ export async function runMergeFlow(
     json: applyReportJson(report),
     text: applyReportText(report)
   })
+  const verdict = gated?.verdict()
+  const gateSection = reviewSummary(verdict)
   await runner.writeSummary(
-    renderApplyMarkdown(report, { budget: summaryBudget, measure: utf8Length }) +
+    gateSection +
+      renderApplyMarkdown(report, {
+        budget: summaryBudget - utf8Length(gateSection),
+        measure: utf8Length
+      }) +
       renderersFooter(report.renderers)
   )
   const all = outcome.layers.flat()
@@ -67,5 +93,20 @@ export async function runMergeFlow(
     'report-path': reportPath,
     'comment-url': ''
   })
+  if (review && lookup) await reportApplied(review, lookup, { runner, redact }, { report, verdict })
   if (outcome.failure !== undefined) throw new Error(engine.redact(outcome.failure.message))
+}
+
+function reportApplied(
+  review: ReviewOptions,
+  lookup: ReviewLookup,
+  deps: { runner: Runner; redact: (text: string) => string },
+  done: { report: ApplyReport; verdict: GateVerdict | undefined }
+): Promise<void> {
+  const { report, verdict } = done
+  return reportOnPullRequest(deps, review, lookup, {
+    report,
+    sha: report.sha,
+    ...(verdict ? { verdict } : {})
+  })
 }

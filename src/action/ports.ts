@@ -7,6 +7,8 @@
 import type { Engine } from '../engine/engine.js'
 import type { ConfigProblem } from '../errors.js'
 import type { ReportTarget } from '../report/model.js'
+import type { ReviewSource } from '../report/diff-gate.js'
+import type { AppliedNote } from '../report/applied-section.js'
 
 export type { CheckOutcome } from '../engine/engine.js'
 export type { EngineLog } from '../engine/ports.js'
@@ -77,3 +79,25 @@ export interface PullRequest {
   /** `owner/repo` of the head when it differs from the base (a fork). */
   forkOf?: string
 }
+
+/** The merged pull request a pushed commit came from, and this action's comment on it. */
+export interface ReviewLookup {
+  /** The reviewed Diff, or why none was found. */
+  source: ReviewSource
+  /** The merged pull request, when one was found. */
+  pullRequest?: { owner: string; repo: string; number: number }
+  /** This action's sticky comment on it (found by marker and author), when there is one. */
+  comment?: { id: number; body: string }
+}
+
+/** Where the "Applied" section goes. */
+export interface AppliedPost {
+  lookup: ReviewLookup
+  note: AppliedNote
+}
+
+/**
+ * Adds the "Applied" section to the comment (or posts it as a new comment when that cannot be
+ * edited); throws CommentForbiddenError on a 403.
+ */
+export type AppliedPoster = (post: AppliedPost) => Promise<{ url: string }>

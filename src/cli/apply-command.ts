@@ -7,6 +7,10 @@
 import type { ApplySwitches } from '../engine/engine.js'
 import { parseDurationSeconds } from '../inputs.js'
 import { InputError } from '../errors.js'
+import { compareWithReviewed, type ReviewedDiff } from '../report/diff-gate.js'
+import { describeVerdict, refusalMessage } from '../report/gate-text.js'
+import { parseReviewedFile } from '../report/reviewed-file.js'
+import type { ReviewGate } from '../engine/review-gate.js'
 import { orasPullOptions, stderrLog, type CliCommand, type CommandContext } from './command.js'
 
 /**
@@ -29,6 +33,20 @@ export function applySwitches(
   }
 }
 
+/** The gate of `--require-diff`: refuses, as `reviewed-diff: require` does, on any difference. */
+function requireReviewed(reviewed: ReviewedDiff, log: { info(message: string): void }): ReviewGate {
+  return (diff) => {
+    const verdict = compareWithReviewed({ found: reviewed }, diff)
+    if (verdict.reviewed) return log.info(describeVerdict(verdict).headline)
+    throw new Error(
+      refusalMessage(verdict, {
+        what: `--require-diff ${reviewed.where}`,
+        todo: 'Write the Diff again with `state diff --json`, review it, then apply with it.'
+      })
+    )
+  }
+}
+
 /** `tazuna-action apply`. */
 export const applyCommand: CliCommand = {
   name: 'apply',
@@ -40,19 +58,30 @@ export const applyCommand: CliCommand = {
     'no-lock': { type: 'boolean' },
     'lock-timeout': { type: 'string', default: '10m' },
     'allow-older-commit': { type: 'boolean' },
+    'require-diff': { type: 'string' },
     ...orasPullOptions
   },
-  async run({ options, io, engine, gitCommitOf, lockHolder, ancestryIn }) {
+  async run({ options, io, engine, gitCommitOf, lockHolder, ancestryIn, readText }) {
     const switches = applySwitches(options, io.env)
+    const reviewedFile = options['require-diff']
+    if (typeof reviewedFile === 'string' && !switches.sync) {
+      throw new InputError('--require-diff requires --sync')
+    }
     const waitSeconds = parseDurationSeconds(
       'flag --lock-timeout',
       String(options['lock-timeout'] ?? '10m')
     )
     const run = await engine.loadForApply(switches)
     const lock = options['no-lock'] === true ? undefined : { holder: lockHolder, waitSeconds }
+    const head = await gitCommitOf(run.config.dir)
+    const reviewed =
+      typeof reviewedFile === 'string'
+        ? parseReviewedFile(await readText(reviewedFile), reviewedFile, head)
+        : undefined
     const outcome = await engine.apply(run, {
       ...switches,
-      gitCommitHash: await gitCommitOf(run.config.dir),
+      gitCommitHash: head,
+      ...(reviewed === undefined ? {} : { reviewGate: requireReviewed(reviewed, stderrLog(io)) }),
       log: stderrLog(io),
       ...(lock === undefined ? {} : { lock }),
       commitGuard: {

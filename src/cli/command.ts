@@ -72,6 +72,8 @@ export interface CommandContext {
   lockHolder: string
   /** Ancestry of commits in the git history of `dir` (the stale-commit guard). */
   ancestryIn: (dir: string) => CommitAncestry
+  /** A file's text, relative to the working directory (`apply --require-diff FILE`). */
+  readText: (file: string) => Promise<string>
   /**
    * The commit `--base <ref>` names (or the default base, see resolveBaseCommit); throws an
    * Error naming the ref when git does not know it.

@@ -7,6 +7,7 @@
  * the unchanged table.
  */
 import { diffWithContent, type BeforeSide } from '../engine/content-diff.js'
+import { renderReviewedFile } from '../report/reviewed-file.js'
 import { InputError } from '../errors.js'
 import { renderDiffText, renderStateListText } from '../state/text.js'
 import { stderrLog, type CliCommand, type CommandContext } from './command.js'
@@ -17,10 +18,11 @@ export const stateDiffCommand: CliCommand = {
   name: 'state diff',
   summary:
     "Diff each manifest's rendered objects against its recorded State (read-only; --content[=base|live] [--base ref]: what changes inside each object)",
-  options: { content: { type: 'string' }, base: { type: 'string' } },
+  options: { content: { type: 'string' }, base: { type: 'string' }, json: { type: 'boolean' } },
   bareValues: { content: 'base' },
   async run(context) {
     const { io, engine } = context
+    if (context.options.json === true) return writeReviewedDiff(context)
     const before = await beforeSideOf(context)
     const run = await engine.loadExpanded()
     if (before === undefined) {
@@ -39,6 +41,17 @@ export const stateDiffCommand: CliCommand = {
     if (content !== undefined) io.stdout(renderContentText(content, before.against, paletteFor(io)))
     return 0
   }
+}
+
+// `state diff --json`: the Diff with its digests, for `apply --sync --require-diff`
+// (README.md#gated-deploys).
+async function writeReviewedDiff(context: CommandContext): Promise<number> {
+  const { io, engine, options } = context
+  if (options.content !== undefined) throw new InputError('--json does not go with --content')
+  const run = await engine.loadExpanded()
+  const diff = await engine.diff(run)
+  io.stdout(renderReviewedFile(diff, await context.gitCommitOf(run.config.dir)))
+  return 0
 }
 
 // The before side the flags ask for; the base is resolved first, so an unknown ref fails before

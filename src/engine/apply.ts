@@ -15,6 +15,7 @@ import { resolveLayers } from '../plan/layers.js'
 import { selectedByTags } from '../plan/tags.js'
 import type { ApplyOutcome, ManifestApply } from '../report/model.js'
 import type { ApplyRequest } from './requests.js'
+import { passReviewGate } from './review-gate.js'
 import type { ConfigRun } from './load.js'
 import type { ClusterSession, EngineSettings } from './ports.js'
 
@@ -73,13 +74,15 @@ export async function applyConfigRun(
         })
   try {
     const store = tellingFirstRead(
-      readingOnceForTwo(session.store),
+      readingOnceUntilSaved(session.store),
       deps.stateRead,
       deps.whileStateIsRead
     )
     const once = { ...deps, session: { ...session, store } }
     await guardAgainstOlderCommit(run, request, once)
-    return outcomeOf(await layeredApply(run, request, once))
+    const gated =
+      request.reviewGate === undefined ? once : await passReviewGate(run, request.reviewGate, once)
+    return outcomeOf(await layeredApply(run, request, gated))
   } finally {
     deps.stateRead?.reject(new Error('the apply ended before it read State'))
     await lock?.release()
@@ -164,24 +167,23 @@ async function guardAgainstOlderCommit(
 }
 
 /**
- * The store, whose readMany answers the next readMany of the same manifests once more from the
- * same list request: the commit guard and the layered apply both read the selected manifests'
- * State, under the lock and before this run's first save, so a second request would read the
- * same (and a save still checks the resourceVersion it read).
+ * The store, whose readMany answers later readMany calls of the same manifests from the same
+ * list request until this run saves: the commit guard, the review gate and the layered apply
+ * all read the selected manifests' State, under the lock and before this run's first save, so
+ * another request would read the same (and a save still checks the resourceVersion it read).
  */
-function readingOnceForTwo(store: StateStore): StateStore {
+function readingOnceUntilSaved(store: StateStore): StateStore {
   let last: { names: string; read: Promise<Map<string, StoredState>> } | undefined
   return {
     read: (manifest) => store.read(manifest),
-    save: (manifest, state, options) => store.save(manifest, state, options),
+    save: (manifest, state, options) => {
+      last = undefined
+      return store.save(manifest, state, options)
+    },
     ...recordSaver(store),
     readMany(manifests) {
       const names = [...manifests].sort().join('\n')
-      if (last?.names === names) {
-        const { read } = last
-        last = undefined
-        return read
-      }
+      if (last?.names === names) return last.read
       const read = store.readMany(manifests)
       last = { names, read }
       return read
@@ -196,7 +198,7 @@ function recordSaver(store: StateStore): Pick<StateStore, 'saveRecord'> {
 }
 
 /** What an apply needs besides the run and the request. */
-interface ApplyDeps {
+export interface ApplyDeps {
   settings: EngineSettings
   session: ClusterSession
   clock: Clock

@@ -4,6 +4,7 @@
  */
 import type { CommitAncestry } from '../apply/commit-guard.js'
 import type { EnginePorts } from './ports.js'
+import type { ReviewGate } from './review-gate.js'
 
 /** The switches of an apply: `prune` and `atomic` need `sync` (inputs and flags enforce it). */
 export interface ApplySwitches {
@@ -33,5 +34,11 @@ export interface ApplyRequest extends ApplySwitches {
    * older commit is applied anyway (with a warning). Absent: no guard.
    */
   commitGuard?: { ancestry: CommitAncestry; allowOlderCommit: boolean }
+  /**
+   * The review gate (README.md#gated-deploys): called under the lock, after the commit guard,
+   * with every selected manifest's Diff from the State read the apply uses, before any object
+   * is sent; when it throws, nothing is applied and the error is the apply's. Absent: no gate.
+   */
+  reviewGate?: ReviewGate
   log: EnginePorts['log']
 }

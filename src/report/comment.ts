@@ -8,6 +8,8 @@ import { renderDiffMarkdown, type DiffMarkdown, type DiffMarkdownOptions } from 
 import { renderMarker } from './marker.js'
 import { inlineCode, utf8Length } from './markdown.js'
 import type { DiffReport } from './model.js'
+import { renderEntriesBlock } from './reviewed-entries.js'
+import { diffDigests, shortDigest, type DiffDigests } from '../state/diff-digest.js'
 
 /** GitHub rejects comment bodies over 65,536 characters; stay clear of the edge. */
 export const commentBudget = 65_000
@@ -15,23 +17,37 @@ export const commentBudget = 65_000
 /** Job summaries are limited to 1 MiB per step; larger uploads are rejected. */
 export const summaryBudget = 1_000_000
 
-/** The sticky PR comment; `summaryUrl` is where the full report (the job summary) is. */
+/**
+ * The sticky PR comment; `summaryUrl` is where the full report (the job summary) is. A computed
+ * Diff (no config problems) is recorded for the merge run's comparison
+ * (README.md#gated-deploys): its digests in the marker, the short digest in a visible footer and
+ * its entries in a hidden last line, all within the budget.
+ */
 export function renderComment(
   report: DiffReport,
   options: { summaryUrl?: string; budget?: number } = {}
 ): DiffMarkdown {
   const summary =
     options.summaryUrl === undefined ? 'the job summary' : `[job summary](${options.summaryUrl})`
-  return withContent(
+  const digests = report.problems.length === 0 ? diffDigests(report.manifests) : undefined
+  const tail = digests === undefined ? '' : reviewedTail(report, digests)
+  const rendered = withContent(
     report,
     {
-      budget: options.budget ?? commentBudget,
-      marker: renderMarker(report),
+      budget: (options.budget ?? commentBudget) - tail.length,
+      marker: renderMarker(report, digests),
       hashLength: 12,
       fullReport: summary
     },
     { linesPerObject: 120, fullDiff: `full diff: ${summary} and \`report.diff\`` }
   )
+  return { ...rendered, markdown: rendered.markdown + tail }
+}
+
+// The footer reviewers quote and the hidden entries the merge run names differences from.
+function reviewedTail(report: DiffReport, digests: DiffDigests): string {
+  const footer = `<sub>Diff digest ${inlineCode(shortDigest(digests.digest))} for ${inlineCode(report.sha.slice(0, 12))}</sub>`
+  return `\n${footer}\n${renderEntriesBlock(report.manifests)}\n`
 }
 
 /** The Diff job summary; `reportPath` names the report files (report.json, report.txt). */

@@ -1,13 +1,22 @@
 /**
  * The hidden first line of the sticky PR comment. It identifies the comment by configuration
- * and environment (one comment per pair) and records which commit it describes. A user can
+ * and environment (one comment per pair) and records which commit it describes and, since
+ * schema 2, the digests of the Diff computed for that commit (src/state/diff-digest.ts), which
+ * the merge run compares with the Diff it applies (README.md#gated-deploys). A user can
  * paste the same line into their own comment, so finding the comment also checks its author
  * (src/adapters/github/comments.ts); the marker alone is never trusted.
  */
+import type { DiffDigests } from '../state/diff-digest.js'
 import type { ReportTarget } from './model.js'
 
 /** Bumped when the marker's meaning changes; older markers are still matched by target. */
-export const markerSchema = 1
+export const markerSchema = 2
+
+/**
+ * Per-manifest digests kept in the marker up to this many manifests with entries; past it the
+ * whole Diff's digest alone, so the hidden first line stays a few kilobytes at most.
+ */
+export const markerManifestCap = 40
 const tool = 'tazuna-action'
 const prefix = `<!-- ${tool}:`
 
@@ -18,16 +27,26 @@ export interface Marker {
   config: string
   environment: string
   sha: string
+  /** The Diff computed for `sha` (schema 2); absent when no Diff was computed (config problems). */
+  diff?: MarkerDiff
 }
 
-/** The marker line for a report target. */
-export function renderMarker(target: ReportTarget): string {
+/** The reviewed Diff's digests as the marker keeps them. */
+export interface MarkerDiff {
+  digest: string
+  /** Absent past {@link markerManifestCap} manifests with entries. */
+  manifests?: Record<string, string>
+}
+
+/** The marker line for a report target and, when one was computed, its Diff's digests. */
+export function renderMarker(target: ReportTarget, digests?: DiffDigests): string {
   const marker: Marker = {
     tool,
     schema: markerSchema,
     config: target.config,
     environment: target.environment,
-    sha: target.sha
+    sha: target.sha,
+    ...(digests === undefined ? {} : { diff: markerDiffOf(digests) })
   }
   // `<`, `>` and `&` escaped so no value can close the HTML comment early (`-->`).
   const json = JSON.stringify(marker)
@@ -49,6 +68,11 @@ export function parseMarker(body: string): Marker | undefined {
   }
 }
 
+function markerDiffOf(digests: DiffDigests): MarkerDiff {
+  const fits = Object.keys(digests.manifests).length <= markerManifestCap
+  return { digest: digests.digest, ...(fits ? { manifests: digests.manifests } : {}) }
+}
+
 /** True when the marker belongs to the same configuration and environment. */
 export function sameTarget(marker: Marker, target: ReportTarget): boolean {
   return marker.config === target.config && marker.environment === target.environment
@@ -62,6 +86,22 @@ const isMarker = (value: unknown): value is Marker => {
     typeof v.schema === 'number' &&
     typeof v.config === 'string' &&
     typeof v.environment === 'string' &&
-    typeof v.sha === 'string'
+    typeof v.sha === 'string' &&
+    (v.diff === undefined || isMarkerDiff(v.diff))
+  )
+}
+
+const isHex = (value: unknown): boolean => typeof value === 'string' && /^[0-9a-f]{64}$/.test(value)
+
+const isMarkerDiff = (value: unknown): value is MarkerDiff => {
+  if (typeof value !== 'object' || value === null) return false
+  const v = value as Record<string, unknown>
+  if (!isHex(v.digest)) return false
+  if (v.manifests === undefined) return true
+  return (
+    typeof v.manifests === 'object' &&
+    v.manifests !== null &&
+    !Array.isArray(v.manifests) &&
+    Object.values(v.manifests).every(isHex)
   )
 }

@@ -1,3 +1,4 @@
+import type { GateManifest } from '../../../src/report/diff-gate.js'
 import type { ConfigProblem } from '../../../src/errors.js'
 import type {
   CheckOutcome,
@@ -62,6 +63,8 @@ export function fakeEngine(options: {
   secret?: string
   /** What renderObjects answers (the head render for content diffs). */
   objects?: RenderedObjects
+  /** The Diff apply hands a review gate, if the request has one, before it applies. */
+  gateDiff?: GateManifest[]
 }): FlowEngine & { calls: string[] } {
   const calls: string[] = []
   const redact = (text: string): string =>
@@ -88,12 +91,13 @@ export function fakeEngine(options: {
       calls.push('listState')
       return Promise.resolve([])
     },
-    apply: (run, { gitCommitHash, log, sync, prune, atomic }) => {
+    apply: async (run, { gitCommitHash, log, sync, prune, atomic, reviewGate }) => {
       if (run !== fakeRun) throw new Error('apply got a run that check did not return')
       calls.push(
         `apply ${gitCommitHash}${sync ? ' sync' : ''}${prune ? ' prune' : ''}${atomic ? ' atomic' : ''}`
       )
-      return Promise.resolve(options.apply?.(log) ?? { layers: [] })
+      if (reviewGate !== undefined) await reviewGate(options.gateDiff ?? [])
+      return options.apply?.(log) ?? { layers: [] }
     },
     redact,
     // The render module is not loaded by these fakes (flows report no renderers then).

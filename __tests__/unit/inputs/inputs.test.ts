@@ -46,7 +46,8 @@ describe('readSettings', () => {
       contentDiff: 'base',
       orasOffline: false,
       orasNoCache: false,
-      skipUnchangedRenders: true
+      skipUnchangedRenders: true,
+      reviewedDiff: 'warn'
     })
   })
 
@@ -164,6 +165,14 @@ describe('readSettings', () => {
     )
     expect(() => readSettings(source({ 'skip-unchanged-renders': 'no' }))).toThrow(
       /skip-unchanged-renders/
+    )
+  })
+
+  it('reads reviewed-diff (warn, require or off)', () => {
+    expect(readSettings(source({ 'reviewed-diff': 'require' })).reviewedDiff).toBe('require')
+    expect(readSettings(source({ 'reviewed-diff': 'off' })).reviewedDiff).toBe('off')
+    expect(() => readSettings(source({ 'reviewed-diff': 'strict' }))).toThrow(
+      'input "reviewed-diff" must be one of warn, require, off, got "strict"'
     )
   })
 

@@ -2,6 +2,8 @@ import { describe, expect, it } from '@jest/globals'
 import { renderComment, renderDiffSummary, commentBudget } from '../../../src/report/comment.js'
 import { renderDiffMarkdown } from '../../../src/report/diff-markdown.js'
 import { parseMarker } from '../../../src/report/marker.js'
+import { parseEntriesBlock } from '../../../src/report/reviewed-entries.js'
+import { diffDigests } from '../../../src/state/diff-digest.js'
 import { entries, hash, report } from './fixtures.js'
 import { balanceOf, wellFormed } from './well-formed.js'
 
@@ -73,15 +75,21 @@ describe('renderDiffMarkdown ordering', () => {
     expect(markdown).toContain('Without entries: `quiet`.')
   })
 
-  it('puts the marker on the first line, naming config, environment and head commit', () => {
+  it('puts the marker on the first line, naming config, environment, head commit and Diff digest', () => {
     const { markdown } = renderComment(report([]))
+    const digest = diffDigests([])
     expect(parseMarker(markdown)).toEqual({
       tool: 'tazuna-action',
-      schema: 1,
+      schema: 2,
       config: 'deploy/tazuna.yaml',
       environment: 'production',
-      sha: '0123456789abcdef0123456789abcdef01234567'
+      sha: '0123456789abcdef0123456789abcdef01234567',
+      diff: digest
     })
+    expect(markdown).toContain(
+      `<sub>Diff digest \`${digest.digest.slice(0, 12)}\` for \`0123456789ab\`</sub>`
+    )
+    expect(parseEntriesBlock(markdown)).toEqual({ complete: true, manifests: {} })
   })
 
   it('lists check problems with file and line and says no Diff was computed', () => {
