@@ -2,7 +2,7 @@
 
 // Command gotemplate is the WebAssembly entry point: it registers one JavaScript function on
 // the global object it is given (the Node loader hands it a private one, see
-// src/adapters/render/template-engine.ts) and then waits for calls forever.
+// src/adapters/go-template-engine.ts) and then waits for calls forever.
 package main
 
 import (

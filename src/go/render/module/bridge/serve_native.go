@@ -16,7 +16,7 @@ import (
 
 // Serve answers requests read from standard input, one JSON object a line, each on a goroutine
 // of its own, with one JSON line each on standard output carrying the request's id, until
-// standard input ends (src/adapters/render/native-program.ts). Handlers get the request's
+// standard input ends (src/adapters/native-render-program.ts). Handlers get the request's
 // policies and confine their reads to them. With -max-memory, the program stops with Go's
 // "out of memory" text once the memory it holds from the system passes that many bytes
 // (input max-render-memory).

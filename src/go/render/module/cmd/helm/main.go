@@ -1,7 +1,7 @@
 //go:build js && wasm
 
 // Command helm is the render program for `type: helm` (helmfile releases) manifests: loaded by
-// src/adapters/render/module.ts only when such a manifest renders (docs/renderers.md).
+// src/adapters/go-render-module.ts only when such a manifest renders (docs/renderers.md).
 package main
 
 import (

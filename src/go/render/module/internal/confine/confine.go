@@ -71,7 +71,7 @@ func (g *Guard) Check(op, file string, metadataOnly bool) error {
 }
 
 // Real is file with every symlink resolved; for a path that does not exist (yet), its nearest
-// existing ancestor resolved and the rest appended (src/adapters/files/real-path.ts).
+// existing ancestor resolved and the rest appended (src/adapters/real-path.ts).
 func Real(file string) string {
 	abs, err := filepath.Abs(file)
 	if err != nil {
