@@ -67,8 +67,9 @@ describe('npm run demo', () => {
 
   it('applies the merge commit layer by layer', () => {
     const merge = stepText(demo.output, 'Merge #7 into main')
-    for (const manifest of ['namespaces', 'config', 'cache', 'web', 'worker']) {
-      expect(merge).toContain(`▸ ${manifest}`)
+    const layers = { namespaces: 1, config: 2, cache: 2, web: 3, worker: 3 }
+    for (const [manifest, layer] of Object.entries(layers)) {
+      expect(merge).toContain(`▸ layer ${layer} · ${manifest}: applied`)
     }
   })
 

@@ -29,7 +29,8 @@ function workspace(template: string): string {
     join(dir, 'tazuna.yaml'),
     'apiVersion: tazuna.pepabo.com/v1\nkind: Tazuna\nspec:\n  manifests:\n' +
       '    - name: limited\n      type: helmfile\n      path: ./helmfile.yaml\n' +
-      '      helmfile:\n        kubeVersion: v1.32.0\n'
+      // The chart templates no namespace: the manifest gives one (docs/compatibility.md#objects-without-a-namespace).
+      '      helmfile:\n        kubeVersion: v1.32.0\n        defaultNamespace: limits\n'
   )
   write(
     join(dir, 'helmfile.yaml'),

@@ -92,8 +92,9 @@ async function willFailPaths(live: JsonObject, after: JsonObject): Promise<strin
 }
 
 /** The object under a name of its own, so that the cases do not meet. */
+// The tables are built when the file loads, before beforeAll names the namespace: set it here.
 function named(obj: JsonObject, name: string): JsonObject {
-  return { ...obj, metadata: { ...(obj.metadata as JsonObject), name } }
+  return { ...obj, metadata: { ...(obj.metadata as JsonObject), name, namespace: ns } }
 }
 
 async function liveOf(obj: JsonObject): Promise<JsonObject> {

@@ -2,7 +2,8 @@
 // artifacts pushed by the real oras CLI to the test registry (go-containerregistry, no auth,
 // basic and bearer), pulled into Tazuna's cache layout, rendered by the kustomize and helmfile
 // delegates in the confined render module. Expected texts: what the Tazuna CLI's `tazuna
-// build` printed for the same artifacts (see fixtures/oras-artifacts/README.md).
+// build` printed for the same artifacts (see fixtures/oras-artifacts/README.md), after the
+// `manifest "<name>": failed to build: ` every command of ours puts first.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import {
   existsSync,
@@ -291,7 +292,9 @@ describe('type oras: errors name the reference', () => {
       auth: { username: 'alice', password: 'wrong-secret' }
     })
     expect(result.code).toBe(1)
-    expect(result.stderr).toContain(`error: oras: pull "${ref}": oras pull: resolve "${ref}": `)
+    expect(result.stderr).toContain(
+      `error: manifest "bundle": failed to build: oras: pull "${ref}": oras pull: resolve "${ref}": `
+    )
     expect(result.stderr).toContain('response status 401')
     expect(result.stderr).not.toContain('wrong-secret')
   })
@@ -328,7 +331,7 @@ describe('type oras: errors name the reference', () => {
     expect(proxy.requests).toEqual([])
     const miss = await build(freshRun(), { reference: ref }, ['--offline'])
     expect(miss.stderr).toBe(
-      `error: oras: pull "${ref}": oras pull: offline mode and cache miss for "${ref}"\n`
+      `error: manifest "bundle": failed to build: oras: pull "${ref}": oras pull: offline mode and cache miss for "${ref}"\n`
     )
   })
 
@@ -347,7 +350,7 @@ describe('type oras: errors name the reference', () => {
       target: '../../..'
     })
     expect(result.stderr).toBe(
-      'error: oras: invalid target path "../../.." (escapes artifact root)\n'
+      'error: manifest "bundle": failed to build: oras: invalid target path "../../.." (escapes artifact root)\n'
     )
   })
 })
@@ -403,7 +406,9 @@ describe('type oras: hostile layers are refused before anything is written outsi
     const run = freshRun()
     const ref = `${registries.none.address}/hostile:${tag}`
     const result = await build(run, { reference: ref })
-    expect(result.stderr).toBe(`error: oras: pull "${ref}": oras pull: extract layer: ${message}\n`)
+    expect(result.stderr).toBe(
+      `error: manifest "bundle": failed to build: oras: pull "${ref}": oras pull: extract layer: ${message}\n`
+    )
     // The layer is read and checked in memory: not even the cache directory was created.
     expect(readdirSync(path.join(run.ws, '..'))).toEqual(['ws'])
     expect(readdirSync(run.ws)).toEqual(['tazuna.yaml'])
@@ -421,7 +426,7 @@ describe('type oras: what the cache and the archive may not do', () => {
     const ref = `${registries.none.address}/hostile:chain`
     const result = await build(run, { reference: ref })
     expect(result.stderr).toBe(
-      `error: oras: pull "${ref}": oras pull: extract layer: oras extract: "esc": ` +
+      `error: manifest "bundle": failed to build: oras: pull "${ref}": oras pull: extract layer: oras extract: "esc": ` +
         'link target escapes dest: it resolves outside the artifact\n'
     )
     expect(readdirSync(path.join(run.cache, 'tazuna', 'oras', 'blobs'))).toEqual([])
