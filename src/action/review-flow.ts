@@ -8,7 +8,7 @@ import { compareWithReviewed, type GateVerdict } from '../report/diff-gate.js'
 import { describeVerdict, refusalMessage } from '../report/gate-text.js'
 import type { AppliedNote } from '../report/applied-section.js'
 import type { ApplyReport } from '../report/model.js'
-import type { ReviewGate } from '../engine/review-gate.js'
+import type { ReviewGate } from '../engine/requests.js'
 import {
   CommentForbiddenError,
   type AppliedPoster,

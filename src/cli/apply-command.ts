@@ -10,7 +10,7 @@ import { InputError } from '../errors.js'
 import { compareWithReviewed, type ReviewedDiff } from '../report/diff-gate.js'
 import { describeVerdict, refusalMessage } from '../report/gate-text.js'
 import { parseReviewedFile } from '../report/reviewed-file.js'
-import type { ReviewGate } from '../engine/review-gate.js'
+import type { ReviewGate } from '../engine/requests.js'
 import { orasPullOptions, stderrLog, type CliCommand, type CommandContext } from './command.js'
 
 /**

@@ -51,7 +51,8 @@ export interface HeadCheckout {
 /**
  * Renders every named manifest at `sha`. Throws BaseUnavailableError when git cannot provide
  * the commit (no repository, no history and no credentials to fetch it); a render error of
- * the base's own manifests is thrown as it is. The worktree is removed in every case.
+ * the base's own manifests is thrown as it is. A commit without the configuration file (the
+ * pull request that adds it) renders no objects. The worktree is removed in every case.
  */
 export async function renderAtCommit(
   sha: string,
@@ -65,11 +66,13 @@ export async function renderAtCommit(
   const git = gitIn(deps.runner)
   const root = (await git(head.workspace, ['rev-parse', '--show-toplevel'])).trim()
   await ensureCommit(git, root, sha)
+  const config = path.relative(root, path.resolve(head.workspace, head.config))
+  // The pull request that adds tazuna.yaml: nothing of it existed before, so every object is new.
+  if (!(await holdsFile(deps.runner, root, sha, config))) return NOTHING_BEFORE
   const temp = await deps.makeTempDir('tazuna-base-')
   const dir = path.join(temp.path, 'worktree')
   try {
     await git(root, ['worktree', 'add', '--detach', dir, sha])
-    const config = path.relative(root, path.resolve(head.workspace, head.config))
     const engine = deps.engineFor(path.join(dir, config), { head: root, base: dir })
     try {
       const run = await engine.loadExpanded()
@@ -88,6 +91,20 @@ export async function renderAtCommit(
 }
 
 type Git = (cwd: string, args: readonly string[]) => Promise<string>
+
+const NOTHING_BEFORE: BeforeRender = { objects: new Map(), redact: (text) => text }
+
+// Whether the commit has the file (`git cat-file -e <sha>:<path>` exits 0 only then).
+async function holdsFile(
+  runner: CommandRunner,
+  root: string,
+  sha: string,
+  file: string
+): Promise<boolean> {
+  const gitPath = file.split(path.sep).join('/')
+  const result = await runner.run('git', ['cat-file', '-e', `${sha}:${gitPath}`], { cwd: root })
+  return result.exitCode === 0
+}
 
 // A shallow clone (actions/checkout's default depth 1) lacks the base commit: fetch just it.
 async function ensureCommit(git: Git, root: string, sha: string): Promise<void> {

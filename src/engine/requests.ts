@@ -3,8 +3,11 @@
  * stale-commit guard. Types only, shared by the engine's interface and its apply step.
  */
 import type { CommitAncestry } from '../apply/commit-guard.js'
+import type { GateManifest } from '../report/diff-gate.js'
 import type { EnginePorts } from './ports.js'
-import type { ReviewGate } from './review-gate.js'
+
+/** The review gate (src/engine/review-gate.ts): throws to refuse the apply. */
+export type ReviewGate = (diff: readonly GateManifest[]) => Promise<void> | void
 
 /** The switches of an apply: `prune` and `atomic` need `sync` (inputs and flags enforce it). */
 export interface ApplySwitches {

@@ -8,30 +8,35 @@
  */
 import { mapConcurrently } from '../apply/layered-apply.js'
 import type { DesiredState } from '../apply/manifest-unit.js'
-import type { StoredState } from '../apply/ports.js'
+import type { StateStore, StoredState } from '../apply/ports.js'
 import { messageOf } from '../apply/sync-manifest.js'
 import type { Manifest } from '../config/schema.js'
 import { selectedByTags } from '../plan/tags.js'
 import type { GateManifest } from '../report/diff-gate.js'
 import { computeDiff } from '../state/diff.js'
-import type { ApplyDeps } from './apply.js'
 import type { ConfigRun } from './load.js'
+import type { EngineSettings } from './ports.js'
+import type { ReviewGate } from './requests.js'
 
 /** Renders at once while the gate computes the Diff (as the Diff job does). */
 const GATE_CONCURRENCY = 8
 
-/** The review gate: throws to refuse the apply. */
-export type ReviewGate = (diff: readonly GateManifest[]) => Promise<void> | void
+/** What the gate takes of an apply's deps (src/engine/apply.ts ApplyDeps). */
+interface GateDeps {
+  settings: Pick<EngineSettings, 'tags'>
+  session: { store: Pick<StateStore, 'readMany'> }
+  build: (m: Manifest) => Promise<DesiredState>
+}
 
 /**
  * Computes every selected named manifest's Diff from the run's State read and hands it to
  * `gate`; returns the deps whose `build` answers with the renders the gate used.
  */
-export async function passReviewGate(
+export async function passReviewGate<D extends GateDeps>(
   run: ConfigRun,
   gate: ReviewGate,
-  deps: ApplyDeps
-): Promise<ApplyDeps> {
+  deps: D
+): Promise<D> {
   const build = rendersOnce(deps.build)
   const selected = run.manifests.filter(
     (m) => m.name !== '' && selectedByTags(m.tags, deps.settings.tags)

@@ -175,6 +175,26 @@ describe('content diffs from the base commit', () => {
     expect(content!.timings!.headMs).toBeGreaterThan(0)
   })
 
+  it('show every object as added when the base commit has no tazuna.yaml (the pull request adding it)', async () => {
+    const repo = writeFixtureRepo()
+    const config = readFileSync(join(repo.dir, 'tazuna.yaml'), 'utf8')
+    rmSync(join(repo.dir, 'tazuna.yaml'))
+    const base = commitAll(repo.dir, 'before the deploy configuration')
+    writeFileSync(join(repo.dir, 'tazuna.yaml'), config)
+    commitNext(repo.dir, 'add the deploy configuration')
+
+    const notices: string[] = []
+    const result = await contentDiff(repo.dir, base, notices)
+    expect(notices).toEqual([])
+    const diffs = result.content!.diffs
+    expect(diffs.length).toBeGreaterThan(0)
+    for (const d of diffs) {
+      expect(d.lines.filter((l) => l.startsWith('-'))).toEqual([])
+      expect(d.lines.some((l) => l.startsWith('+'))).toBe(true)
+    }
+    expect(changes(byName(diffs, '/settings'))).toContain('+  GREETING: hello')
+  })
+
   it('flag exactly the entries whose base render differs from State (apply A, push B, PR C)', async () => {
     const repo = writeFixtureRepo()
     const a = commitAll(repo.dir, 'A')
