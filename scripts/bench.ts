@@ -13,12 +13,17 @@
  *   sync-10pct   `apply --sync` after 10% of the objects changed
  * plus the bundle's cold start (`node index.js` in check mode) and the size of dist/.
  *
+ * Per scenario and tool it also prints the requests the API server received and the round trips
+ * on the critical path, both read from the test cluster's audit log (__tests__/bench/requests.ts).
+ * `--rtt 30` puts a delay proxy between the tools and the server (__tests__/support/tcp-proxy.ts:
+ * 15 ms each way, TLS untouched), as a cloud cluster tens of milliseconds from the runner is.
+ *
  * Environment: BENCH_BUNDLE (the fresh bundle), KUBECONFIG, KUSTOMIZE_BIN, HELM_BIN (from
- * scripts/cluster.sh), TAZUNA_BIN (optional). Arguments: --sizes 1000,10000 --reps 3
- * --large-reps 1 --shape kustomize|raw --out FILE.
+ * scripts/cluster.sh), TAZUNA_BIN (optional), TAZUNA_TEST_CLUSTER_DIR (the audit log). Arguments: --sizes 1000,10000
+ * --reps 3 --large-reps 1 --shape kustomize|raw --rtt MS --out FILE.
  */
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
@@ -29,7 +34,16 @@ import {
   writeBenchRepo,
   type BenchRepoOptions
 } from '../__tests__/bench/repo.js'
+import {
+  auditLogEnd,
+  criticalPath,
+  describePath,
+  readRequests,
+  verbCounts,
+  type AuditedRequest
+} from '../__tests__/bench/requests.js'
 import { deleteBenchState } from '../__tests__/bench/state-cleanup.js'
+import { startTcpProxy, type TcpProxy } from '../__tests__/support/tcp-proxy.js'
 
 const repoRoot = path.resolve(import.meta.dirname, '..')
 
@@ -40,6 +54,7 @@ const { values: args } = parseArgs({
     'large-reps': { type: 'string', default: '1' },
     shape: { type: 'string', default: 'kustomize' },
     'cold-reps': { type: 'string', default: '15' },
+    rtt: { type: 'string', default: '0' },
     out: { type: 'string' }
   }
 })
@@ -47,6 +62,13 @@ const { values: args } = parseArgs({
 const bundle = requiredEnv('BENCH_BUNDLE')
 const tazunaBin = process.env.TAZUNA_BIN || undefined
 const shape = args.shape === 'raw' ? 'raw' : 'kustomize'
+const rttMs = Number(args.rtt)
+if (!Number.isFinite(rttMs) || rttMs < 0) throw new Error(`--rtt ${args.rtt}: not milliseconds`)
+const auditLog = process.env.TAZUNA_TEST_CLUSTER_DIR
+  ? path.join(process.env.TAZUNA_TEST_CLUSTER_DIR, 'audit.log')
+  : undefined
+/** Set in main when --rtt is given: the tools reach the server through it. */
+let proxy: TcpProxy | undefined
 
 type Tool = 'action' | 'tazuna'
 const scenarios = ['sync-empty', 'diff', 'sync-noop', 'diff-content', 'sync-10pct'] as const
@@ -67,13 +89,50 @@ function commandOf(tool: Tool, args: readonly string[], file: string): string[] 
   return [...base, ...args, '-f', file]
 }
 
-const results = new Map<string, Measurement[]>()
-const record = (key: string, m: Measurement): void => {
+/** A measured run with what it asked of the API server. */
+interface Run extends Measurement {
+  requests?: number
+  criticalPath?: number
+  connections?: number
+  /** The critical path's requests in a line (describePath). */
+  path?: string
+}
+
+const results = new Map<string, Run[]>()
+const record = (key: string, m: Run): void => {
   results.set(key, [...(results.get(key) ?? []), m])
 }
 
+/** Runs a command and reads its requests from the audit log (the window of its process). */
+async function measureWithRequests(argv: string[], cwd: string): Promise<Run> {
+  const env = proxy ? { ...process.env, KUBECONFIG: proxy.kubeconfig } : process.env
+  const connectionsBefore = proxy?.connections ?? 0
+  const from = auditLog ? auditLogEnd(auditLog) : 0
+  const fromMs = Date.now()
+  const m = await measure(argv, { cwd, env })
+  const toMs = Date.now()
+  if (!auditLog) return m
+  // The server writes an event once the response is complete; give the last one a moment.
+  await new Promise((resolve) => setTimeout(resolve, 200))
+  const requests: AuditedRequest[] = readRequests(auditLog, { from, fromMs, toMs })
+  const chain = criticalPath(requests, (rttMs / 2) * 1000)
+  const run: Run = {
+    ...m,
+    requests: requests.length,
+    criticalPath: chain.length,
+    path: describePath(chain),
+    ...(proxy ? { connections: proxy.connections - connectionsBefore } : {})
+  }
+  process.stderr.write(
+    `    ${requests.length} requests (${verbCounts(requests)}), ${run.criticalPath} on the critical path${
+      proxy ? `, ${run.connections} connections` : ''
+    }\n`
+  )
+  return run
+}
+
 async function run(tool: Tool, scenario: Scenario, size: number, argv: string[], file: string) {
-  const m = await measure(commandOf(tool, argv, file), { cwd: path.dirname(file) })
+  const m = await measureWithRequests(commandOf(tool, argv, file), path.dirname(file))
   if (m.code !== 0) {
     throw new Error(
       `${tool} ${argv.join(' ')} (${scenario}, ${size} objects) exited ${m.code}:\n${m.stderr.slice(-3000)}`
@@ -224,9 +283,61 @@ function requiredEnv(name: string): string {
   return value
 }
 
-const stat = (key: string, pick: (m: Measurement) => number | undefined): number =>
+const stat = (key: string, pick: (m: Run) => number | undefined): number =>
   median((results.get(key) ?? []).map(pick).filter((v): v is number => v !== undefined))
 const fmt = (v: number, digits = 2): string => (Number.isFinite(v) ? v.toFixed(digits) : '–')
+
+/** Requests, critical-path round trips and connections per scenario and tool (medians). */
+function requestTable(sizes: number[]): string {
+  if (!auditLog) return 'Requests were not counted: TAZUNA_TEST_CLUSTER_DIR is not set.'
+  const tools: Tool[] = tazunaBin ? ['action', 'tazuna'] : ['action']
+  const columns = ['requests', 'critical path', ...(proxy ? ['connections'] : [])]
+  const header = ['scenario', 'objects', ...tools.flatMap((t) => columns.map((c) => `${t} ${c}`))]
+  const rows = [`| ${header.join(' | ')} |`, `|${header.map(() => ' --- ').join('|')}|`]
+  for (const size of sizes) {
+    for (const s of scenarios) {
+      if (!results.has(`action ${s} ${size}`)) continue
+      const cells = tools.flatMap((t) => {
+        const key = `${t} ${s} ${size}`
+        if (!results.has(key)) return columns.map(() => '–')
+        return [
+          fmt(
+            stat(key, (m) => m.requests),
+            0
+          ),
+          fmt(
+            stat(key, (m) => m.criticalPath),
+            0
+          ),
+          ...(proxy
+            ? [
+                fmt(
+                  stat(key, (m) => m.connections),
+                  0
+                )
+              ]
+            : [])
+        ]
+      })
+      rows.push(`| ${[s, String(size), ...cells].join(' | ')} |`)
+    }
+  }
+  rows.push(
+    '',
+    'Critical paths (the last repetition; runs of one verb and resource collapsed):',
+    ''
+  )
+  for (const size of sizes) {
+    for (const s of scenarios) {
+      for (const t of tools) {
+        const last = results.get(`${t} ${s} ${size}`)?.at(-1)
+        if (last?.path !== undefined)
+          rows.push(`- ${t} ${s} ${size} (${last.criticalPath}): ${last.path || 'no request'}`)
+      }
+    }
+  }
+  return rows.join('\n')
+}
 
 function report(sizes: number[], reps: Record<number, number>): string {
   const lines: string[] = []
@@ -252,7 +363,13 @@ function report(sizes: number[], reps: Record<number, number>): string {
       })
       .join('; ')}`
   )
-  lines.push('', '## Engine scenarios (medians)', '')
+  lines.push(
+    rttMs > 0
+      ? `- network: a delay proxy adds ${rttMs / 2} ms each way (a ${rttMs} ms round trip) between the tools and the API server; a new connection waits one round trip first`
+      : '- network: loopback, no delay'
+  )
+  lines.push('', `## Engine scenarios (medians, ${rttMs} ms round trip)`, '')
+  lines.push(requestTable(sizes), '')
   const header = ['scenario', 'objects', 'action s', 'action peak RSS MiB']
   if (tazunaBin)
     header.push(
@@ -380,6 +497,15 @@ async function main(): Promise<void> {
       ? `alternating with the Tazuna CLI at ${tazunaBin}\n`
       : 'TAZUNA_BIN is not set: measuring the action only; ratios cannot be computed\n'
   )
+  if (rttMs > 0) {
+    proxy = await startTcpProxy(requiredEnv('KUBECONFIG'), { oneWayDelayMs: rttMs / 2 })
+    process.stderr.write(`a delay proxy adds ${rttMs / 2} ms each way\n`)
+  }
+  if (!auditLog || !existsSync(auditLog)) {
+    process.stderr.write(
+      'the test cluster writes no audit log (started before it did?): requests are not counted; restart it with scripts/cluster.sh down and up\n'
+    )
+  }
   process.stderr.write('cold start\n')
   await coldStart(Number(args['cold-reps']))
   for (const size of sizes) {
@@ -394,6 +520,7 @@ async function main(): Promise<void> {
       for (const tool of order) await repetition(tool, size, rep)
     }
   }
+  await proxy?.close()
   const text = report(sizes, reps)
   process.stdout.write(text)
   if (args.out) writeFileSync(args.out, text)

@@ -94,6 +94,8 @@ export function clusterPaths(workDir: string) {
     readerKubeconfig: path.join(workDir, 'reader.kubeconfig'),
     etcdLog: path.join(workDir, 'etcd.log'),
     apiserverLog: path.join(workDir, 'kube-apiserver.log'),
+    auditPolicy: path.join(workDir, 'audit-policy.yaml'),
+    auditLog: path.join(workDir, 'audit.log'),
     stateFile: path.join(workDir, 'cluster.json')
   }
 }

@@ -82,6 +82,7 @@ async function startOnce(opts: ClusterOptions, workDir: string): Promise<Cluster
   const users = makeUsers()
   writeTokenFile(files.tokenFile, [users.admin, users.reader])
   writeServiceAccountKey(files.saKey)
+  writeFileSync(files.auditPolicy, AUDIT_POLICY)
   const [clientPort, peerPort, apiserverPort] = (await pickFreePorts(3)) as [number, number, number]
 
   const etcdUrl = `http://127.0.0.1:${clientPort}`
@@ -188,7 +189,11 @@ export function describeCluster(c: Cluster) {
     adminKubeconfig: c.adminKubeconfig,
     readerKubeconfig: c.readerKubeconfig,
     pids: { etcd: c.etcd.pid, kubeApiserver: c.apiserver.pid, parent: process.pid },
-    logs: { etcd: c.etcd.logFile, kubeApiserver: c.apiserver.logFile }
+    logs: {
+      etcd: c.etcd.logFile,
+      kubeApiserver: c.apiserver.logFile,
+      audit: clusterPaths(c.workDir).auditLog
+    }
   }
 }
 
@@ -230,6 +235,27 @@ function apiserverArgs(a: { etcdUrl: string; port: number; files: Files }): stri
     // would log an error every few seconds.
     '--endpoint-reconciler-type=none',
     '--allow-privileged=true',
-    '--profiling=false'
+    '--profiling=false',
+    // Every request a client sends, with the server's receive and completion times: the bench
+    // counts requests and round trips on the critical path from it (__tests__/bench/requests.ts),
+    // and tests pin request counts by user.
+    `--audit-policy-file=${a.files.auditPolicy}`,
+    `--audit-log-path=${a.files.auditLog}`,
+    '--audit-log-format=json',
+    '--audit-log-maxsize=200',
+    '--audit-log-maxbackup=1'
   ]
 }
+
+// Metadata only (no bodies: Secrets stay out of the log), one event per request at completion;
+// the server's own loopback client and health probes are left out.
+const AUDIT_POLICY = `apiVersion: audit.k8s.io/v1
+kind: Policy
+omitStages: [RequestReceived, ResponseStarted]
+rules:
+  - level: None
+    users: ['system:apiserver']
+  - level: None
+    nonResourceURLs: ['/readyz', '/livez', '/healthz']
+  - level: Metadata
+`

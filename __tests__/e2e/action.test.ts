@@ -20,7 +20,7 @@ import {
   runAction,
   type ActionResult
 } from './harness.js'
-import { startCountingProxy, type CountingProxy } from './counting-proxy.js'
+import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js'
 
 let dist: string
 let emulator: GitHubEmulator
@@ -296,9 +296,9 @@ describe('pull-request runs with content diffs', () => {
 })
 
 describe('merge runs', () => {
-  let proxy: CountingProxy
+  let proxy: TcpProxy
   beforeAll(async () => {
-    proxy = await startCountingProxy(admin())
+    proxy = await startTcpProxy(admin())
   })
   afterAll(async () => proxy?.close())
 
