@@ -6,6 +6,7 @@
  * (docs/compatibility.md#kubernetes-client). Bodies go out as the raw JSON we were given.
  */
 import http from 'node:http'
+import type http2 from 'node:http2'
 import https from 'node:https'
 import tls from 'node:tls'
 import type { KubeConfig } from '@kubernetes/client-node'
@@ -13,6 +14,7 @@ import { ClusterError } from '../../errors.js'
 import type { Clock } from '../../apply/ports.js'
 import { systemClock } from '../clock.js'
 import type { LoadedKubeConfig } from './config.js'
+import { connectH2, NOT_SENT, requestH2 } from './h2-session.js'
 
 /** One API request; `path` starts with `/api` or `/apis`. */
 export interface KubeRequest {
@@ -68,7 +70,8 @@ const TRANSIENT_CODES = new Set([
   'EHOSTUNREACH',
   'ENETUNREACH',
   'ECONNABORTED',
-  'TAZUNA_REQUEST_TIMEOUT'
+  'TAZUNA_REQUEST_TIMEOUT',
+  NOT_SENT
 ])
 
 /** Connection errors after which the request surely never reached the server. */
@@ -77,7 +80,8 @@ const NOT_CONNECTED_CODES = new Set([
   'EAI_AGAIN',
   'ENOTFOUND',
   'EHOSTUNREACH',
-  'ENETUNREACH'
+  'ENETUNREACH',
+  NOT_SENT
 ])
 
 /** Which transient failures a method may be retried after. */
@@ -108,6 +112,11 @@ export class KubeClient {
   private readonly clock: Clock
   private readonly signal: AbortSignal | undefined
   private agent: { tls: TlsMaterial; agent: http.Agent } | undefined
+  /** The HTTP/2 session of an https server that offers h2 (h2-session.ts). */
+  private h2:
+    { tls: TlsMaterial; session: Promise<http2.ClientHttp2Session | undefined> } | undefined
+  /** The server chose HTTP/1.1 when offered h2: the keep-alive agent is used. */
+  private http1Only = false
   /** Exec plugins and auth providers (token files, OIDC) can rotate credentials mid-run. */
   private readonly perRequestAuth: boolean
   private sessionOptions: Promise<https.RequestOptions> | undefined
@@ -187,6 +196,7 @@ export class KubeClient {
     if (code === 'TAZUNA_REQUEST_TIMEOUT') {
       return `${server} did not answer within the request timeout of ${this.retry.requestTimeoutMs / 1000} s`
     }
+    if (code === NOT_SENT) return `${server} closed the connection before the request was sent`
     if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'ECONNABORTED') {
       return `${server} closed the connection (${code})`
     }
@@ -219,9 +229,19 @@ export class KubeClient {
       headers['Content-Length'] = String(Buffer.byteLength(body))
     }
     const isHttps = url.protocol === 'https:'
-    const agent = this.kc.getCurrentCluster()?.proxyUrl
-      ? (opts.agent as http.Agent)
-      : this.agentFor(opts, isHttps)
+    const viaProxy = Boolean(this.kc.getCurrentCluster()?.proxyUrl)
+    const session = isHttps && !viaProxy ? await this.h2SessionFor(opts, url) : undefined
+    if (session !== undefined) {
+      const res = await requestH2(session, {
+        method: req.method,
+        path: url.pathname + url.search,
+        headers,
+        body,
+        timeoutMs: this.retry.requestTimeoutMs
+      })
+      return { ...res, ...retryAfterOf(res.retryAfter) }
+    }
+    const agent = viaProxy ? (opts.agent as http.Agent) : this.agentFor(opts, isHttps)
     return await new Promise<KubeResponse>((resolve, reject) => {
       const r = (isHttps ? https : http).request(
         url,
@@ -263,21 +283,46 @@ export class KubeClient {
     return await this.sessionOptions
   }
 
+  // One HTTP/2 session per TLS material, opened on first use and again after it ended (the
+  // server's GOAWAY, a reset); undefined once the server has chosen HTTP/1.1.
+  private async h2SessionFor(
+    opts: https.RequestOptions,
+    url: URL
+  ): Promise<http2.ClientHttp2Session | undefined> {
+    if (this.http1Only) return undefined
+    const wanted = tlsMaterialOf(opts, true)
+    if (this.h2 === undefined || !sameTls(this.h2.tls, wanted)) {
+      void this.h2?.session.then((s) => s?.destroy()).catch(() => undefined)
+      const { isHttps: _, rejectUnauthorized, servername, ...material } = wanted
+      const session = connectH2(
+        url,
+        {
+          secureContext: tls.createSecureContext(material),
+          ...(servername === undefined ? {} : { servername }),
+          ...(rejectUnauthorized === undefined ? {} : { rejectUnauthorized })
+        },
+        this.retry.requestTimeoutMs
+      )
+      const entry = { tls: wanted, session }
+      this.h2 = entry
+      const forget = (): void => {
+        if (this.h2 === entry) this.h2 = undefined
+      }
+      session.then((s) => {
+        if (s === undefined) this.http1Only = true
+        s?.once('close', forget)
+        s?.once('goaway', forget)
+      }, forget)
+    }
+    return await this.h2.session
+  }
+
   // TLS material is fixed for a run unless an exec plugin rotates a client certificate, so
   // one keep-alive agent is reused for as long as the material stays the same. Its connections
   // share one secure context: without it each of the up to 16 connects parses the CA and the
   // client certificate again (~2 ms of this thread each; docs/benchmarks.md#one-tls-context).
   private agentFor(opts: https.RequestOptions, isHttps: boolean): http.Agent {
-    const wanted: TlsMaterial = {
-      isHttps,
-      ca: opts.ca,
-      cert: opts.cert,
-      key: opts.key,
-      pfx: opts.pfx,
-      passphrase: opts.passphrase,
-      servername: opts.servername,
-      rejectUnauthorized: opts.rejectUnauthorized
-    }
+    const wanted = tlsMaterialOf(opts, isHttps)
     if (this.agent === undefined || !sameTls(this.agent.tls, wanted)) {
       this.agent?.agent.destroy()
       const agentOptions = { keepAlive: true, maxSockets: 16 }
@@ -297,10 +342,25 @@ export class KubeClient {
     return this.agent.agent
   }
 
-  /** Closes idle keep-alive connections so the process can exit promptly. */
+  /** Closes idle keep-alive connections and the HTTP/2 session so the process can exit promptly. */
   close(): void {
     this.agent?.agent.destroy()
     this.agent = undefined
+    void this.h2?.session.then((s) => s?.destroy()).catch(() => undefined)
+    this.h2 = undefined
+  }
+}
+
+function tlsMaterialOf(opts: https.RequestOptions, isHttps: boolean): TlsMaterial {
+  return {
+    isHttps,
+    ca: opts.ca,
+    cert: opts.cert,
+    key: opts.key,
+    pfx: opts.pfx,
+    passphrase: opts.passphrase,
+    servername: opts.servername,
+    rejectUnauthorized: opts.rejectUnauthorized
   }
 }
 

@@ -1,0 +1,170 @@
+// The HTTP/2 transport of KubeClient (src/adapters/kube/h2-session.ts) against loopback HTTP/2
+// servers we control: the retry rules of docs/reliability.md#retries hold for streams as they do
+// for connections (a refused stream is repeated even for a create; a reset create is not), a
+// session the server ends (GOAWAY) is replaced, and no credential reaches a message.
+import http2 from 'node:http2'
+import type { AddressInfo } from 'node:net'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { afterEach, describe, expect, it } from '@jest/globals'
+import { KubeClient } from '../../../src/adapters/kube/client.js'
+import { loadKubeConfig } from '../../../src/adapters/kube/config.js'
+import { selfSignedCertificate } from '../../support/oras-artifacts.js'
+
+const TOKEN = 'secret-token-h2-0123456789'
+const certificate = selfSignedCertificate()
+
+/** What the server does with its n-th stream (1-based). */
+type Behaviour = (n: number, stream: http2.ServerHttp2Stream, session: http2.Http2Session) => void
+
+interface H2Server {
+  url: string
+  streams: { method: string; path: string; authorization: string }[]
+  sessions: number
+  close(): Promise<void>
+}
+
+const open: H2Server[] = []
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((s) => s.close()))
+})
+
+const answer = (stream: http2.ServerHttp2Stream, status = 200): void => {
+  stream.respond({ ':status': status, 'content-type': 'application/json' })
+  stream.end(JSON.stringify({ kind: 'Status', code: status }))
+}
+
+async function h2Server(behaviour: Behaviour): Promise<H2Server> {
+  const state: Pick<H2Server, 'streams' | 'sessions'> = { streams: [], sessions: 0 }
+  const server = http2.createSecureServer({ ...certificate })
+  server.on('session', () => state.sessions++)
+  server.on('stream', (stream, headers) => {
+    state.streams.push({
+      method: String(headers[':method']),
+      path: String(headers[':path']),
+      authorization: String(headers.authorization ?? '')
+    })
+    stream.on('error', () => undefined)
+    behaviour(state.streams.length, stream, stream.session!)
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const h2: H2Server = {
+    url: `https://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    get streams() {
+      return state.streams
+    },
+    get sessions() {
+      return state.sessions
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve()))
+  }
+  open.push(h2)
+  return h2
+}
+
+function clientFor(server: H2Server): KubeClient {
+  const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'kube-h2-')), 'config')
+  const ca = Buffer.from(certificate.cert).toString('base64')
+  writeFileSync(
+    file,
+    JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'Config',
+      clusters: [{ name: 'c', cluster: { server: server.url, 'certificate-authority-data': ca } }],
+      users: [{ name: 'u', user: { token: TOKEN } }],
+      contexts: [{ name: 'x', context: { cluster: 'c', user: 'u' } }],
+      'current-context': 'x'
+    }),
+    { mode: 0o600 }
+  )
+  return new KubeClient(loadKubeConfig({ env: { KUBECONFIG: file } }), {
+    retry: { budgetMs: 3000, initialDelayMs: 10, maxDelayMs: 50 }
+  })
+}
+
+describe('KubeClient over HTTP/2', () => {
+  it('sends the method, path, query, body and token as a stream, over one session', async () => {
+    let body = ''
+    const server = await h2Server((_, stream) => {
+      stream.on('data', (c: Buffer) => (body += c.toString()))
+      stream.on('end', () => answer(stream, 201))
+    })
+    const client = clientFor(server)
+    const res = await client.request(
+      {
+        method: 'POST',
+        path: '/api/v1/namespaces/a/configmaps',
+        query: { fieldManager: 'tazuna' },
+        body: { kind: 'ConfigMap' }
+      },
+      'create'
+    )
+    await client.request({ method: 'GET', path: '/api' }, 'probe')
+    client.close()
+    expect(res.status).toBe(201)
+    expect(res.contentType).toBe('application/json')
+    expect(body).toBe('{"kind":"ConfigMap"}')
+    expect(server.streams[0]).toEqual({
+      method: 'POST',
+      path: '/api/v1/namespaces/a/configmaps?fieldManager=tazuna',
+      authorization: `Bearer ${TOKEN}`
+    })
+    expect(server.sessions).toBe(1)
+  })
+
+  it('repeats a create whose stream the server refused (it never acted on it)', async () => {
+    const server = await h2Server((n, stream) =>
+      n === 1 ? stream.close(http2.constants.NGHTTP2_REFUSED_STREAM) : answer(stream, 201)
+    )
+    const client = clientFor(server)
+    const res = await client.request({ method: 'POST', path: '/api/x', body: {} }, 'create x')
+    client.close()
+    expect(res.status).toBe(201)
+    expect(server.streams.map((s) => s.method)).toEqual(['POST', 'POST'])
+  })
+
+  it('does not repeat a create whose stream was reset, and says why without the token', async () => {
+    const server = await h2Server((_, stream) =>
+      stream.close(http2.constants.NGHTTP2_INTERNAL_ERROR)
+    )
+    const client = clientFor(server)
+    const error = (await client
+      .request({ method: 'POST', path: '/api/x', body: {} }, 'create ConfigMap a/x')
+      .catch((e: unknown) => e)) as Error
+    client.close()
+    expect(error.message).toBe(
+      `create ConfigMap a/x: the Kubernetes API server at ${server.url} closed the connection ` +
+        '(ECONNRESET); not retried, because the create may have taken effect before the failure'
+    )
+    expect(error.message).not.toContain(TOKEN)
+    expect(server.streams).toHaveLength(1)
+  })
+
+  it('repeats a server-side apply PATCH whose stream was reset', async () => {
+    const server = await h2Server((n, stream) =>
+      n === 1 ? stream.close(http2.constants.NGHTTP2_INTERNAL_ERROR) : answer(stream)
+    )
+    const client = clientFor(server)
+    const res = await client.request({ method: 'PATCH', path: '/api/x', body: {} }, 'apply x')
+    client.close()
+    expect(res.status).toBe(200)
+    expect(server.streams).toHaveLength(2)
+  })
+
+  it('opens a new session after the server ends one with GOAWAY', async () => {
+    const server = await h2Server((n, stream, session) => {
+      answer(stream)
+      if (n === 1) stream.on('close', () => session.goaway(http2.constants.NGHTTP2_NO_ERROR))
+    })
+    const client = clientFor(server)
+    const first = await client.request({ method: 'GET', path: '/api' }, 'probe')
+    // The GOAWAY arrives after the first answer; the second request finds the session ended
+    // (or ending) and goes on a new one.
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    const second = await client.request({ method: 'GET', path: '/apis' }, 'probe')
+    client.close()
+    expect([first.status, second.status]).toEqual([200, 200])
+    expect(server.sessions).toBe(2)
+  })
+})

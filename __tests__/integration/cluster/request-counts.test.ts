@@ -1,0 +1,149 @@
+// The requests each bench scenario sends, pinned: read from the test API server's audit log
+// (the run authenticates as a ServiceAccount of its own, so other tests' requests are not
+// counted), so a change that adds a request, or a round trip to a no-change sync, fails here.
+// Not timed: counts and the order of dependent requests only. The expected counts are derived
+// request by request below from docs/benchmarks.md#round-trips.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
+import {
+  auditLogEnd,
+  criticalPath,
+  describePath,
+  readRequests,
+  type AuditedRequest
+} from '../../bench/requests.js'
+import { benchRepoFiles, writeBenchRepo, type BenchRepoOptions } from '../../bench/repo.js'
+import { runCliInProcess } from '../../support/cli.js'
+import { adminKubeconfig, adminSession, uniqueName } from '../../support/cluster.js'
+import type { KubeSession } from '../../../src/adapters/kube/session.js'
+
+const auditLog = path.join(process.env.TAZUNA_TEST_CLUSTER_DIR ?? '', 'audit.log')
+const id = uniqueName('rc')
+const options: BenchRepoOptions = {
+  id,
+  shape: 'kustomize',
+  manifests: 4,
+  objectsPerManifest: 10,
+  layers: 2
+}
+const dir = mkdtempSync(path.join(os.tmpdir(), 'request-counts-'))
+const file = path.join(dir, 'tazuna.yaml')
+
+let admin: KubeSession
+let user: string
+let kubeconfig: string
+
+/** A ServiceAccount bound to cluster-admin, and a kubeconfig with a token of it. */
+async function ownUser(session: KubeSession): Promise<{ user: string; kubeconfig: string }> {
+  const send = async (method: 'POST', urlPath: string, body: unknown) => {
+    const res = await session.client.request(
+      { method, path: urlPath, body },
+      `${method} ${urlPath}`
+    )
+    if (res.status >= 300) throw new Error(`${method} ${urlPath}: HTTP ${res.status} ${res.body}`)
+    return JSON.parse(res.body) as { status?: { token?: string } }
+  }
+  const sa = `${id}-runner`
+  await send('POST', '/api/v1/namespaces/default/serviceaccounts', {
+    metadata: { name: sa }
+  })
+  await send('POST', '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', {
+    metadata: { name: sa },
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' },
+    subjects: [{ kind: 'ServiceAccount', name: sa, namespace: 'default' }]
+  })
+  const token = await send('POST', `/api/v1/namespaces/default/serviceaccounts/${sa}/token`, {
+    spec: { expirationSeconds: 3600 }
+  })
+  const config = JSON.parse(readFileSync(adminKubeconfig(), 'utf8')) as {
+    users: { user: Record<string, unknown> }[]
+  }
+  for (const u of config.users) u.user = { token: token.status?.token }
+  const out = path.join(dir, 'runner.kubeconfig')
+  writeFileSync(out, JSON.stringify(config), { mode: 0o600 })
+  return { user: `system:serviceaccount:default:${sa}`, kubeconfig: out }
+}
+
+/** Runs the CLI and returns the requests it sent, as the server received them. */
+async function requestsOf(argv: string[]): Promise<AuditedRequest[]> {
+  const from = auditLogEnd(auditLog)
+  const fromMs = Date.now()
+  const result = await runCliInProcess([...argv, '-f', file], {
+    KUBECONFIG: kubeconfig,
+    KUSTOMIZE_BIN: process.env.KUSTOMIZE_BIN
+  })
+  expect(result.stderr).not.toMatch(/error/i)
+  expect(result.code).toBe(0)
+  // The server writes an event once its response is complete.
+  await new Promise((resolve) => setTimeout(resolve, 300))
+  return readRequests(auditLog, { from, fromMs, toMs: Date.now(), user })
+}
+
+/** `verb resource` → count, e.g. `patch configmaps: 9`. */
+function tally(requests: readonly AuditedRequest[]): Record<string, number> {
+  const out: Record<string, number> = {}
+  for (const r of requests) {
+    const step = describePath([r])
+    out[step] = (out[step] ?? 0) + 1
+  }
+  return out
+}
+
+beforeAll(async () => {
+  admin = adminSession()
+  ;({ user, kubeconfig } = await ownUser(admin))
+  writeBenchRepo(dir, benchRepoFiles(options))
+})
+afterAll(() => admin.close())
+
+// 4 manifests × 10 objects in 2 layers after a Namespace manifest: of every 10 objects 8 are
+// ConfigMaps, 1 a Secret, 1 a ServiceAccount (__tests__/bench/repo.ts), and each manifest's
+// kustomization generates one more ConfigMap: 40 + 4 objects, plus the Namespace.
+describe('requests of the bench scenarios (4 manifests × 10 objects, 2 layers)', () => {
+  it('sync-empty: lock, State, discovery, one apply per object, one State create per manifest, unlock', async () => {
+    const requests = await requestsOf(['apply', '--sync'])
+    expect(tally(requests)).toEqual({
+      'create leases': 1,
+      'list configmaps': 1,
+      'get /api': 1,
+      'get /apis': 1,
+      'patch namespaces': 1,
+      'patch configmaps': 4 * (8 + 1),
+      'patch serviceaccounts': 4,
+      'patch secrets': 4,
+      'create configmaps': 5,
+      'delete leases': 1
+    })
+  })
+
+  it('diff: the State list alone', async () => {
+    const requests = await requestsOf(['state', 'diff'])
+    expect(describePath(criticalPath(requests, 0))).toBe('list configmaps')
+    expect(requests).toHaveLength(1)
+  })
+
+  it('sync-noop: lock, State, unlock, one after the other', async () => {
+    const requests = await requestsOf(['apply', '--sync'])
+    expect(describePath(criticalPath(requests, 0))).toBe(
+      'create leases → list configmaps → delete leases'
+    )
+    expect(requests).toHaveLength(3)
+  })
+
+  it('sync-10pct: only the changed objects and their manifests’ State', async () => {
+    writeBenchRepo(dir, benchRepoFiles({ ...options, modifyEvery: 10 }))
+    const requests = await requestsOf(['apply', '--sync'])
+    // Object 0 of each manifest changes (a ConfigMap): 4 applies, 4 State updates.
+    expect(tally(requests)).toEqual({
+      'create leases': 1,
+      'list configmaps': 1,
+      'get /api': 1,
+      'get /apis': 1,
+      'patch configmaps': 4,
+      'update configmaps': 4,
+      'delete leases': 1
+    })
+  })
+})

@@ -1,0 +1,141 @@
+/**
+ * HTTP/2 to the API server: one TLS connection for the whole run, every request a stream on it,
+ * as client-go (and so Tazuna) talks to it. Over HTTP/1.1 each request in flight needs a
+ * connection of its own, and each new connection costs a TCP and a TLS handshake, round trips
+ * a remote cluster makes expensive (docs/benchmarks.md#round-trips). A server that does not
+ * offer `h2` in ALPN is answered `undefined`, and the client falls back to HTTP/1.1.
+ */
+import http2 from 'node:http2'
+import { isIP } from 'node:net'
+import tls from 'node:tls'
+
+/** One response, whatever its status. */
+export interface H2Response {
+  status: number
+  contentType: string
+  body: string
+  retryAfter: string | undefined
+}
+
+/** What an HTTP/2 request needs. */
+export interface H2Request {
+  method: string
+  /** Path and query. */
+  path: string
+  headers: Record<string, string>
+  body: string | undefined
+  timeoutMs: number
+}
+
+/**
+ * A request that surely never reached the server: the session was gone before the stream
+ * opened, or the server refused the stream (REFUSED_STREAM), so even a create may be repeated.
+ */
+export const NOT_SENT = 'TAZUNA_NOT_SENT'
+
+/** Error codes of this transport: `code` as the client's retry rules read it. */
+function failure(message: string, code: string): Error {
+  return Object.assign(new Error(message), { code })
+}
+
+/**
+ * Opens a TLS connection offering `h2` and `http/1.1`; resolves the HTTP/2 session, or
+ * undefined when the server chose HTTP/1.1 (that connection is closed again).
+ */
+export function connectH2(
+  origin: URL,
+  options: tls.ConnectionOptions,
+  timeoutMs: number
+): Promise<http2.ClientHttp2Session | undefined> {
+  const host = origin.hostname.replace(/^\[|\]$/g, '')
+  return new Promise((resolve, reject) => {
+    const socket = tls.connect({
+      ...options,
+      host,
+      port: Number(origin.port || 443),
+      ...(options.servername === undefined && isIP(host) === 0 ? { servername: host } : {}),
+      ALPNProtocols: ['h2', 'http/1.1']
+    })
+    socket.setTimeout(timeoutMs, () =>
+      socket.destroy(failure('TLS handshake timed out', 'TAZUNA_REQUEST_TIMEOUT'))
+    )
+    socket.once('error', reject)
+    socket.once('secureConnect', () => {
+      socket.setTimeout(0)
+      socket.removeListener('error', reject)
+      if (socket.alpnProtocol !== 'h2') {
+        socket.destroy()
+        resolve(undefined)
+        return
+      }
+      const session = http2.connect(origin, { createConnection: () => socket })
+      // Errors end the session; its streams fail with their own errors, and the client opens a
+      // new session for the next request.
+      session.on('error', () => undefined)
+      resolve(session)
+    })
+  })
+}
+
+/** Sends one request as a stream of `session`. */
+export function requestH2(session: http2.ClientHttp2Session, req: H2Request): Promise<H2Response> {
+  return new Promise((resolve, reject) => {
+    let stream: http2.ClientHttp2Stream
+    try {
+      stream = session.request(
+        { ':method': req.method, ':path': req.path, ...lowerCaseKeys(req.headers) },
+        { endStream: req.body === undefined }
+      )
+    } catch (error) {
+      reject(failure(`the HTTP/2 session ended: ${String(error)}`, NOT_SENT))
+      return
+    }
+    let status = 0
+    let contentType = ''
+    let retryAfter: string | undefined
+    let settled = false
+    const settle = (outcome: () => void): void => {
+      if (settled) return
+      settled = true
+      outcome()
+    }
+    const chunks: Buffer[] = []
+    stream.setTimeout(req.timeoutMs, () => {
+      stream.close(http2.constants.NGHTTP2_CANCEL)
+      settle(() => reject(failure('request timed out', 'TAZUNA_REQUEST_TIMEOUT')))
+    })
+    stream.on('response', (headers) => {
+      status = Number(headers[':status'] ?? 0)
+      contentType = String(headers['content-type'] ?? '')
+      const after = headers['retry-after'] as string | string[] | undefined
+      retryAfter = Array.isArray(after) ? after[0] : after
+    })
+    stream.on('data', (c: Buffer) => chunks.push(c))
+    stream.on('end', () =>
+      settle(() =>
+        resolve({ status, contentType, body: Buffer.concat(chunks).toString('utf8'), retryAfter })
+      )
+    )
+    stream.on('error', (error: Error) => settle(() => reject(streamFailure(stream, error))))
+    // A stream reset without an error event (RST_STREAM, the session closing) before its end.
+    stream.on('close', () => settle(() => reject(streamFailure(stream, undefined))))
+    if (req.body !== undefined) stream.end(req.body)
+  })
+}
+
+function streamFailure(stream: http2.ClientHttp2Stream, error: Error | undefined): Error {
+  if (stream.rstCode === http2.constants.NGHTTP2_REFUSED_STREAM) {
+    return failure('the server refused the HTTP/2 stream', NOT_SENT)
+  }
+  const code =
+    error && 'code' in error && typeof error.code === 'string' && !error.code.startsWith('ERR_')
+      ? error.code
+      : 'ECONNRESET'
+  return failure(`HTTP/2 stream failed: ${error?.message ?? `reset (${stream.rstCode})`}`, code)
+}
+
+function lowerCaseKeys(headers: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const [k, v] of Object.entries(headers)) out[k.toLowerCase()] = v
+  return out
+}
