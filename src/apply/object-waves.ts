@@ -18,7 +18,7 @@
  */
 import { parseStateKey } from '../state/key.js'
 
-/** Objects in flight per manifest (the kube client keeps 16 sockets per run). */
+/** Objects in flight per manifest (the kube client bounds the whole run's requests in flight). */
 export const OBJECT_CONCURRENCY = 16
 
 const ADMISSION_INPUTS = new Set([

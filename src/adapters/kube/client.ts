@@ -8,13 +8,13 @@
 import http from 'node:http'
 import type http2 from 'node:http2'
 import https from 'node:https'
-import tls from 'node:tls'
 import type { KubeConfig } from '@kubernetes/client-node'
 import { ClusterError } from '../../errors.js'
 import type { Clock } from '../../apply/ports.js'
 import { systemClock } from '../clock.js'
 import type { LoadedKubeConfig } from './config.js'
-import { connectH2, NOT_SENT, requestH2 } from './h2-session.js'
+import { connectH2, NOT_SENT, requestH2, Slots } from './h2-session.js'
+import { sameTls, tlsMaterialOf, tlsOptionsOf, type TlsMaterial } from './tls-material.js'
 
 /** One API request; `path` starts with `/api` or `/apis`. */
 export interface KubeRequest {
@@ -58,6 +58,13 @@ const DEFAULT_RETRY: RetryPolicy = {
   maxDelayMs: 8_000,
   requestTimeoutMs: 60_000
 }
+
+/**
+ * Requests in flight at once over HTTP/2 (over HTTP/1.1 the agent's 16 sockets bound them):
+ * the manifests of a layer and the objects of each apply concurrently, and more at once would
+ * only queue in the API server's priority and fairness, or be refused with 429.
+ */
+const MAX_IN_FLIGHT = 64
 
 const TRANSIENT_STATUS = new Set([429, 502, 503, 504])
 const TRANSIENT_CODES = new Set([
@@ -117,6 +124,7 @@ export class KubeClient {
     { tls: TlsMaterial; session: Promise<http2.ClientHttp2Session | undefined> } | undefined
   /** The server chose HTTP/1.1 when offered h2: the keep-alive agent is used. */
   private http1Only = false
+  private readonly streams = new Slots(MAX_IN_FLIGHT)
   /** Exec plugins and auth providers (token files, OIDC) can rotate credentials mid-run. */
   private readonly perRequestAuth: boolean
   private sessionOptions: Promise<https.RequestOptions> | undefined
@@ -232,13 +240,15 @@ export class KubeClient {
     const viaProxy = Boolean(this.kc.getCurrentCluster()?.proxyUrl)
     const session = isHttps && !viaProxy ? await this.h2SessionFor(opts, url) : undefined
     if (session !== undefined) {
-      const res = await requestH2(session, {
-        method: req.method,
-        path: url.pathname + url.search,
-        headers,
-        body,
-        timeoutMs: this.retry.requestTimeoutMs
-      })
+      const res = await this.streams.run(() =>
+        requestH2(session, {
+          method: req.method,
+          path: url.pathname + url.search,
+          headers,
+          body,
+          timeoutMs: this.retry.requestTimeoutMs
+        })
+      )
       return { ...res, ...retryAfterOf(res.retryAfter) }
     }
     const agent = viaProxy ? (opts.agent as http.Agent) : this.agentFor(opts, isHttps)
@@ -293,16 +303,7 @@ export class KubeClient {
     const wanted = tlsMaterialOf(opts, true)
     if (this.h2 === undefined || !sameTls(this.h2.tls, wanted)) {
       void this.h2?.session.then((s) => s?.destroy()).catch(() => undefined)
-      const { isHttps: _, rejectUnauthorized, servername, ...material } = wanted
-      const session = connectH2(
-        url,
-        {
-          secureContext: tls.createSecureContext(material),
-          ...(servername === undefined ? {} : { servername }),
-          ...(rejectUnauthorized === undefined ? {} : { rejectUnauthorized })
-        },
-        this.retry.requestTimeoutMs
-      )
+      const session = connectH2(url, tlsOptionsOf(wanted), this.retry.requestTimeoutMs)
       const entry = { tls: wanted, session }
       this.h2 = entry
       const forget = (): void => {
@@ -326,16 +327,10 @@ export class KubeClient {
     if (this.agent === undefined || !sameTls(this.agent.tls, wanted)) {
       this.agent?.agent.destroy()
       const agentOptions = { keepAlive: true, maxSockets: 16 }
-      const { isHttps: _, rejectUnauthorized, servername, ...material } = wanted
       this.agent = {
         tls: wanted,
         agent: isHttps
-          ? new https.Agent({
-              ...agentOptions,
-              secureContext: tls.createSecureContext(material),
-              ...(servername === undefined ? {} : { servername }),
-              ...(rejectUnauthorized === undefined ? {} : { rejectUnauthorized })
-            })
+          ? new https.Agent({ ...agentOptions, ...tlsOptionsOf(wanted) })
           : new http.Agent(agentOptions)
       }
     }
@@ -349,46 +344,6 @@ export class KubeClient {
     void this.h2?.session.then((s) => s?.destroy()).catch(() => undefined)
     this.h2 = undefined
   }
-}
-
-function tlsMaterialOf(opts: https.RequestOptions, isHttps: boolean): TlsMaterial {
-  return {
-    isHttps,
-    ca: opts.ca,
-    cert: opts.cert,
-    key: opts.key,
-    pfx: opts.pfx,
-    passphrase: opts.passphrase,
-    servername: opts.servername,
-    rejectUnauthorized: opts.rejectUnauthorized
-  }
-}
-
-/** What a keep-alive agent's TLS connections depend on. */
-interface TlsMaterial {
-  isHttps: boolean
-  ca: https.RequestOptions['ca']
-  cert: https.RequestOptions['cert']
-  key: https.RequestOptions['key']
-  pfx: https.RequestOptions['pfx']
-  passphrase: string | undefined
-  servername: string | undefined
-  rejectUnauthorized: boolean | undefined
-}
-
-function sameTls(a: TlsMaterial, b: TlsMaterial): boolean {
-  return (Object.keys(a) as (keyof TlsMaterial)[]).every((k) => sameValue(a[k], b[k]))
-}
-
-// Identical objects first (static credentials reuse one set); otherwise byte comparison of
-// Buffers, element-wise for arrays — never a serialisation of the material.
-function sameValue(a: unknown, b: unknown): boolean {
-  if (a === b) return true
-  if (Buffer.isBuffer(a) && Buffer.isBuffer(b)) return a.equals(b)
-  if (Array.isArray(a) && Array.isArray(b)) {
-    return a.length === b.length && a.every((x, i) => sameValue(x, b[i]))
-  }
-  return false
 }
 
 // 429/502/503/504 are always transient. A 500 is retried only when the server says so

@@ -139,3 +139,25 @@ function lowerCaseKeys(headers: Record<string, string>): Record<string, string> 
   for (const [k, v] of Object.entries(headers)) out[k.toLowerCase()] = v
   return out
 }
+
+/** At most `size` tasks at once; the others wait in order. */
+export class Slots {
+  private free: number
+  private readonly waiting: (() => void)[] = []
+
+  constructor(size: number) {
+    this.free = size
+  }
+
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    if (this.free > 0) this.free--
+    else await new Promise<void>((resolve) => this.waiting.push(resolve))
+    try {
+      return await task()
+    } finally {
+      const next = this.waiting.shift()
+      if (next) next()
+      else this.free++
+    }
+  }
+}
