@@ -8,7 +8,14 @@ import { ClusterError } from '../../errors.js'
 import type { Clock, Cluster, ObjectRef } from '../../apply/ports.js'
 import { systemClock } from '../clock.js'
 import { isJsonObject, type JsonObject } from '../../go/yaml.js'
-import { jsonBody, responseError, type KubeClient } from './client.js'
+import { wellKnownResource } from '../../objects/well-known-resources.js'
+import {
+  jsonBody,
+  responseError,
+  type KubeClient,
+  type KubeRequest,
+  type KubeResponse
+} from './client.js'
 import type { KubeDiscovery, ResourceInfo } from './discovery.js'
 
 /** Field manager of every write (the same as the Go CLI, so either tool can take over). */
@@ -37,11 +44,15 @@ const DEFAULT_WAITS: ClusterWaits = {
   crdPollMs: 500
 }
 
-/** A kind's REST path for one object; `namespaceless`: namespaced, but the object has none. */
+/**
+ * A kind's REST path for one object; `namespaceless`: namespaced, but the object has none;
+ * `wellKnown`: from the built-in table, not asked of discovery.
+ */
 interface Located {
   path: string
   info: ResourceInfo
   namespaceless: boolean
+  wellKnown: boolean
 }
 
 /** Cluster operations over one shared KubeClient and its discovery cache. */
@@ -62,41 +73,31 @@ export class KubeCluster implements Cluster {
     const ref = refOf(object)
     if (isRecreatedKind(ref)) return this.recreate(object, ref)
     const what = `apply ${describeRef(ref)}`
-    const { path } = await this.locate(ref, what)
-    const res = await this.client.request(
-      {
-        method: 'PATCH',
-        path,
-        query: { fieldManager: FIELD_MANAGER, force: 'true', fieldValidation: 'Strict' },
-        body: applyBody(object),
-        contentType: 'application/apply-patch+yaml'
-      },
-      what
-    )
-    if (res.status >= 300) throw responseError(what, res)
+    await this.write(ref, what, (path) => ({
+      method: 'PATCH',
+      path,
+      query: { fieldManager: FIELD_MANAGER, force: 'true', fieldValidation: 'Strict' },
+      body: applyBody(object),
+      contentType: 'application/apply-patch+yaml'
+    }))
     if (isCrd(ref)) await this.waitUntilCrdServed(object, ref)
   }
 
   async dryRunApply(object: JsonObject): Promise<JsonObject> {
     const ref = refOf(object)
     const what = `dry-run apply ${describeRef(ref)}`
-    const { path } = await this.locate(ref, what)
-    const res = await this.client.request(
-      {
-        method: 'PATCH',
-        path,
-        query: {
-          fieldManager: FIELD_MANAGER,
-          force: 'true',
-          fieldValidation: 'Strict',
-          dryRun: 'All'
-        },
-        body: applyBody(object),
-        contentType: 'application/apply-patch+yaml'
+    const res = await this.write(ref, what, (path) => ({
+      method: 'PATCH',
+      path,
+      query: {
+        fieldManager: FIELD_MANAGER,
+        force: 'true',
+        fieldValidation: 'Strict',
+        dryRun: 'All'
       },
-      what
-    )
-    if (res.status >= 300) throw responseError(what, res)
+      body: applyBody(object),
+      contentType: 'application/apply-patch+yaml'
+    }))
     return jsonBody<JsonObject>(what, res)
   }
 
@@ -134,17 +135,34 @@ export class KubeCluster implements Cluster {
       await this.delete(ref)
       await this.waitUntilGone(ref)
     }
-    const { path } = await this.locate({ ...ref, name: '' }, what)
-    const res = await this.client.request(
-      {
-        method: 'POST',
-        path,
-        query: { fieldManager: FIELD_MANAGER, fieldValidation: 'Strict' },
-        body: applyBody(object)
-      },
-      what
-    )
-    if (res.status >= 300) throw responseError(what, res)
+    await this.write({ ...ref, name: '' }, what, (path) => ({
+      method: 'POST',
+      path,
+      query: { fieldManager: FIELD_MANAGER, fieldValidation: 'Strict' },
+      body: applyBody(object)
+    }))
+  }
+
+  /**
+   * Sends a write to where `ref` is located and fails on any answer but a success. A 404 for a
+   * kind located from the built-in table asks discovery whether the server serves the kind at
+   * all, so that the error says so as it would have without the table.
+   */
+  private async write(
+    ref: ObjectRef,
+    what: string,
+    request: (path: string) => KubeRequest
+  ): Promise<KubeResponse> {
+    const located = await this.locate(ref, what)
+    const res = await this.client.request(request(located.path), what)
+    if (res.status < 300) return res
+    if (res.status === 404 && located.wellKnown) {
+      this.discovery.refresh()
+      if ((await this.discovery.resourceFor(ref.apiVersion, ref.kind)) === undefined) {
+        throw notServed(ref, what)
+      }
+    }
+    throw responseError(what, res)
   }
 
   private async waitUntilGone(ref: ObjectRef): Promise<void> {
@@ -182,29 +200,27 @@ export class KubeCluster implements Cluster {
   }
 
   private async tryLocate(ref: ObjectRef): Promise<Located | undefined> {
-    const info = await this.discovery.resourceFor(ref.apiVersion, ref.kind)
+    const known = wellKnownResource(ref.apiVersion, ref.kind)
+    const info = known ?? (await this.discovery.resourceFor(ref.apiVersion, ref.kind))
     if (info === undefined) return undefined
+    const wellKnown = known !== undefined
     const base = info.group === '' ? `/api/${info.version}` : `/apis/${info.group}/${info.version}`
     // No namespace is ever filled in (not even the kubeconfig context's): a namespaced object
     // without one names nothing Tazuna could reach (docs/compatibility.md#objects-without-a-namespace).
-    if (info.namespaced && !ref.namespace) return { path: '', info, namespaceless: true }
+    if (info.namespaced && !ref.namespace) return { path: '', info, namespaceless: true, wellKnown }
     const namespace = info.namespaced ? ref.namespace : undefined
     const path =
       base +
       (namespace === undefined ? '' : `/namespaces/${encodeURIComponent(namespace)}`) +
       `/${info.resource}` +
       (ref.name === '' ? '' : `/${encodeURIComponent(ref.name)}`)
-    return { path, info, namespaceless: false }
+    return { path, info, namespaceless: false, wellKnown }
   }
 
   /** Where to send a write: refuses a kind the server lacks and a namespaced object without a namespace. */
   private async locate(ref: ObjectRef, what: string): Promise<Located> {
     const located = await this.tryLocate(ref)
-    if (located === undefined) {
-      throw new ClusterError(
-        `${what}: the API server does not serve kind ${ref.kind} in ${ref.apiVersion} (is its CRD installed?)`
-      )
-    }
+    if (located === undefined) throw notServed(ref, what)
     if (located.namespaceless) {
       throw new ClusterError(
         `${what}: ${ref.kind} is namespaced and the object has no namespace, so it is not sent ` +
@@ -214,6 +230,12 @@ export class KubeCluster implements Cluster {
     }
     return located
   }
+}
+
+function notServed(ref: ObjectRef, what: string): ClusterError {
+  return new ClusterError(
+    `${what}: the API server does not serve kind ${ref.kind} in ${ref.apiVersion} (is its CRD installed?)`
+  )
 }
 
 /** `apps/v1 Deployment web/api` — how messages name an object. */
