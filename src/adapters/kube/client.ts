@@ -312,7 +312,11 @@ export class KubeClient {
       session.then((s) => {
         if (s === undefined) this.http1Only = true
         s?.once('close', forget)
-        s?.once('goaway', forget)
+        // No new streams on it; it closes once those in flight are answered.
+        s?.once('goaway', () => {
+          forget()
+          s.close()
+        })
       }, forget)
     }
     return await this.h2.session
