@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# npm run bench [-- --sizes 1000,10000 --reps 3 --large-reps 1 --shape kustomize|raw --out FILE]
+# npm run bench [-- --sizes 1000,10000 --reps 3 --large-reps 1 --shape kustomize|raw|helmfile --rtt MS --out FILE]
 # Measures the action's engine (the CLI of a freshly built bundle) on the test cluster and, when
 # TAZUNA_BIN is set, the Tazuna CLI alternately; prints medians as Markdown (see scripts/bench.ts).
 # Starts the test cluster when none is running (and stops it again), builds the tools first.

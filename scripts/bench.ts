@@ -20,7 +20,7 @@
  *
  * Environment: BENCH_BUNDLE (the fresh bundle), KUBECONFIG, KUSTOMIZE_BIN, HELM_BIN (from
  * scripts/cluster.sh), TAZUNA_BIN (optional), TAZUNA_TEST_CLUSTER_DIR (the audit log). Arguments: --sizes 1000,10000
- * --reps 3 --large-reps 1 --shape kustomize|raw --rtt MS --out FILE.
+ * --reps 3 --large-reps 1 --shape kustomize|raw|helmfile --rtt MS --out FILE.
  */
 import { execFileSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs'
@@ -61,7 +61,7 @@ const { values: args } = parseArgs({
 
 const bundle = requiredEnv('BENCH_BUNDLE')
 const tazunaBin = process.env.TAZUNA_BIN || undefined
-const shape = args.shape === 'raw' ? 'raw' : 'kustomize'
+const shape = args.shape === 'raw' || args.shape === 'helmfile' ? args.shape : 'kustomize'
 const rttMs = Number(args.rtt)
 if (!Number.isFinite(rttMs) || rttMs < 0) throw new Error(`--rtt ${args.rtt}: not milliseconds`)
 const auditLog = process.env.TAZUNA_TEST_CLUSTER_DIR

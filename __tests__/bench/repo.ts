@@ -4,6 +4,8 @@
  * `kustomize` adds the transformers real overlays use (namespace, labels, a name prefix, a
  * configMapGenerator with a hash suffix). Objects are ConfigMaps, Secrets and ServiceAccounts
  * (no Services: the test cluster has 254 cluster IPs; no workloads: there is no controller).
+ * `helmfile` makes each manifest a helmfile of two releases of one local chart (ConfigMaps),
+ * with `helmfile.defaultNamespace` set, as a team using both tools writes it.
  */
 import { mkdirSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
@@ -15,7 +17,7 @@ export interface BenchRepoOptions {
   manifests: number
   objectsPerManifest: number
   layers: number
-  shape: 'raw' | 'kustomize'
+  shape: 'raw' | 'kustomize' | 'helmfile'
   /** Change the data of every n-th object (10 → 10% modified); 0 for none. */
   modifyEvery?: number
 }
@@ -57,9 +59,10 @@ export function benchRepoFiles(options: BenchRepoOptions): Map<string, string> {
     `apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ${namespaceOf(options)}\n`
   )
   objectManifests(options).forEach((name, i) => {
-    for (const [file, text] of manifestFiles(options, i))
-      files.set(`manifests/${name}/${file}`, text)
+    const perManifest = options.shape === 'helmfile' ? helmfileFiles : manifestFiles
+    for (const [file, text] of perManifest(options, i)) files.set(`manifests/${name}/${file}`, text)
   })
+  if (options.shape === 'helmfile') for (const [f, t] of CHART) files.set(`charts/bench/${f}`, t)
   return files
 }
 
@@ -77,7 +80,13 @@ function tazunaYaml(options: BenchRepoOptions): string {
   lines.push(`    - name: ${ns}`, '      type: kustomize', `      path: ./manifests/${ns}`)
   const names = objectManifests(options)
   names.forEach((name, i) => {
-    lines.push(`    - name: ${name}`, '      type: kustomize', `      path: ./manifests/${name}`)
+    if (options.shape === 'helmfile') {
+      lines.push(`    - name: ${name}`, '      type: helmfile')
+      lines.push(`      path: ./manifests/${name}/helmfile.yaml`)
+      lines.push('      helmfile:', `        defaultNamespace: ${namespaceOf(options)}`)
+    } else {
+      lines.push(`    - name: ${name}`, '      type: kustomize', `      path: ./manifests/${name}`)
+    }
     const deps = dependenciesOf(i, options).map((d) => names[d] ?? ns)
     lines.push(`      dependsOn: [${deps.join(', ')}]`)
   })
@@ -129,6 +138,45 @@ function manifestFiles(options: BenchRepoOptions, index: number): Map<string, st
     ].join('\n')
   )
   return files
+}
+
+// One chart for every release: `count` ConfigMaps, those whose index is in `changed` modified.
+const CHART = new Map([
+  ['Chart.yaml', 'apiVersion: v2\nname: bench\nversion: 0.1.0\n'],
+  [
+    'templates/configmaps.yaml',
+    [
+      '{{- range $i := until (int .Values.count) }}',
+      '---',
+      'apiVersion: v1',
+      'kind: ConfigMap',
+      'metadata:',
+      '  name: {{ $.Release.Name }}-o{{ $i }}',
+      '  labels:',
+      '    app.kubernetes.io/part-of: bench',
+      'data:',
+      '  index: "{{ $i }}"',
+      '  value: {{ if has (toString $i) (toStrings $.Values.changed) }}changed{{ else }}original{{ end }}',
+      '{{- end }}',
+      ''
+    ].join('\n')
+  ]
+])
+
+/** A helmfile of two releases of the bench chart, half the manifest's objects each. */
+function helmfileFiles(options: BenchRepoOptions, index: number): Map<string, string> {
+  const lines = ['releases:']
+  const half = Math.ceil(options.objectsPerManifest / 2)
+  for (const [r, count] of [half, options.objectsPerManifest - half].entries()) {
+    const changed: number[] = []
+    for (let j = 0; j < count; j++) {
+      const object = index * options.objectsPerManifest + r * half + j
+      if (options.modifyEvery && object % options.modifyEvery === 0) changed.push(j)
+    }
+    lines.push(`  - name: r${index}-${r}`, '    chart: ../../charts/bench', '    values:')
+    lines.push(`      - count: ${count}`, `        changed: [${changed.join(', ')}]`)
+  }
+  return new Map([['helmfile.yaml', lines.join('\n') + '\n']])
 }
 
 function objectYaml(options: BenchRepoOptions, m: number, j: number, modified: boolean): string {
