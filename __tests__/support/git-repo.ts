@@ -6,7 +6,8 @@ import { execFileSync } from 'node:child_process'
 export function git(dir: string, ...args: string[]): string {
   const env = { ...process.env }
   for (const key of Object.keys(env)) if (key.startsWith('GIT_')) delete env[key]
-  return execFileSync('git', args, { cwd: dir, encoding: 'utf8', env })
+  // stderr is kept for the error git's failure throws, not echoed into the test output.
+  return execFileSync('git', args, { cwd: dir, encoding: 'utf8', env, stdio: 'pipe' })
 }
 
 /** Makes `dir` a repository on branch main with everything in it committed; returns the commit. */
