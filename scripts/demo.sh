@@ -8,7 +8,9 @@
 #     examples/), runs the pull-request flow on it (node index.js with a runner-like
 #     environment) and prints the rendered PR comment;
 #  3. merges the branch and runs the merge flow (layered apply + state sync) on the merge
-#     commit; prints the job summary and report;
+#     commit; the emulator knows the merge (POST /_emulator/pulls, as GitHub knows which pull
+#     request a merge commit came from), so the run applies the Diff reviewed on #7 and reports
+#     on it; prints the job summary, the report and the comment's "Applied" section;
 #  4. opens a second pull request that changes one object and prints its Diff comment, with
 #     the content diff from the base commit;
 #  5. stops what it started.
@@ -135,7 +137,34 @@ show_outputs() {
 
 rev() { git_repo rev-parse "$1"; }
 
+# Tells the emulator about a pull request, as GitHub knows it: its branch's commits and, once
+# merged, the merge style and the commits the merge put on main (commits/{sha}/pulls answers
+# from them).
+register_pull() { # number "head commits" [style "commits on main"]
+  node -e '
+    const [url, number, heads, style, commits] = process.argv.slice(1)
+    const pull = { owner: "acme", repo: "deploy", number: Number(number), headCommits: heads.split(" ") }
+    if (style) pull.merge = { style, commits: commits.split(" ") }
+    fetch(url + "/_emulator/pulls", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(pull)
+    }).then((r) => { if (r.status !== 201) throw new Error(`the emulator answered ${r.status}`) })
+  ' "$api_url" "$@"
+}
+
+# The "Applied" section the merge run put at the top of pull request $1's comment.
+show_applied() {
+  node -e '
+    const state = JSON.parse(require("fs").readFileSync(0, "utf8"))
+    const body = state.comments.find((c) => c.issue === Number(process.argv[1])).body
+    const end = body.indexOf("<!-- tazuna-action:applied-end -->")
+    console.log(body.slice(body.indexOf("\n") + 1, end < 0 ? undefined : end).trim())
+  ' "$1" < <(node -e 'fetch(process.argv[1] + "/_emulator/state").then(r => r.text()).then(t => process.stdout.write(t))' "$api_url")
+}
+
 step 'Pull request #7 (add-examples -> main): check + Diff against recorded State (read-only kubeconfig)'
+register_pull 7 "$(git_repo rev-list --reverse main..add-examples | tr '\n' ' ' | sed 's/ $//')"
 run_action pull_request "$(rev add-examples)" "$(pr_payload 7 "$(rev add-examples)" "$(rev main)")" \
   "$TAZUNA_TEST_READER_KUBECONFIG" || { cat "$LAST_RUN/log.txt"; exit 1; }
 show_outputs
@@ -144,7 +173,9 @@ show_comment
 
 step 'Merge #7 into main: check + layered apply with state sync of the merge commit'
 git_repo checkout -q main
+pr7_commits="$(git_repo rev-list --reverse main..add-examples | tr '\n' ' ' | sed 's/ $//')"
 git_repo merge -q --no-ff -m 'Merge pull request #7 from acme/add-examples' add-examples
+register_pull 7 "$pr7_commits" merge "$(rev main)"
 run_action push "$(rev main)" '{"ref":"refs/heads/main"}' "$TAZUNA_TEST_ADMIN_KUBECONFIG" ||
   { cat "$LAST_RUN/log.txt"; exit 1; }
 echo '-- log (one group per manifest):'
@@ -154,6 +185,8 @@ cat "$LAST_RUN/summary.md"
 echo '-- report.txt:'
 report_json="$(outputs_json | node -e 'console.log(JSON.parse(require("fs").readFileSync(0, "utf8"))["report-path"])')"
 cat "$(dirname "$report_json")/report.txt"
+echo "-- the \"Applied\" section now at the top of #7's comment:"
+show_applied 7
 
 step 'Pull request #8: GREETING hello -> bonjour in manifests/config/settings.yaml'
 git_repo checkout -q -b bonjour

@@ -73,6 +73,13 @@ describe('npm run demo', () => {
     }
   })
 
+  it('finds the pull request of the merge commit and applies the Diff reviewed on it', () => {
+    const merge = stepText(demo.output, 'Merge #7 into main')
+    expect(merge).toContain('Applies the Diff reviewed on #7')
+    expect(merge).not.toContain('No reviewed Diff was found')
+    expect(merge).toMatch(/^### ✅ Applied, reviewed Diff$/m)
+  })
+
   it("shows the second pull request's change as a content diff from its base commit", () => {
     const second = stepText(demo.output, 'Pull request #8')
     expect(second).toMatch(/^-\s+GREETING: hello$/m)

@@ -7,87 +7,41 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node'
-import { GitHubEmulator } from '../github-emulator/server.js'
+import { GitHubEmulator, type PullMerge } from '../github-emulator/server.js'
 import { writeConfig, writeFixtureRepo, type FixtureRepo } from '../support/fixture-repo.js'
 import { commitAll, commitNext } from '../support/git-repo.js'
-import { buildFreshDist, pullRequestPayload, pushPayload, runAction } from './harness.js'
+import { parseEntriesBlock } from '../../src/report/reviewed-entries.js'
+import { buildFreshDist, gatedJobs, gatedTokens, kubeconfigs } from './harness.js'
 
 let dist: string
 let emulator: GitHubEmulator
-const admin = (): string => process.env.TAZUNA_TEST_ADMIN_KUBECONFIG!
-const reader = (): string => process.env.TAZUNA_TEST_READER_KUBECONFIG!
-/** commits/{sha}/pulls as GitHub answers it, set by each test. */
-const pullsOf = new Map<string, Record<string, unknown>[]>()
+let jobs: ReturnType<typeof gatedJobs>
 
 beforeAll(async () => {
   dist = buildFreshDist()
-  emulator = await GitHubEmulator.start({
-    tokens: {
-      'gh-token': { login: 'github-actions[bot]', type: 'Bot', integration: true },
-      'read-only-token': {
-        login: 'github-actions[bot]',
-        type: 'Bot',
-        integration: true,
-        readOnly: true
-      }
-    },
-    pullsOfCommit: (sha) => pullsOf.get(sha) ?? []
-  })
+  emulator = await GitHubEmulator.start({ tokens: gatedTokens })
+  jobs = gatedJobs(dist, emulator.url)
 }, 300_000)
 afterAll(async () => emulator?.close())
 
-/** A merged pull request as commits/{sha}/pulls lists it. */
-function merged(number: number, head: string, mergeCommit: string): void {
-  pullsOf.set(mergeCommit, [
-    {
-      number,
-      html_url: `https://github.com/acme/deploy/pull/${number}`,
-      state: 'closed',
-      head: { sha: head },
-      merged_at: '2026-11-27T00:00:00Z',
-      merge_commit_sha: mergeCommit
-    }
-  ])
+/**
+ * A pull request merged into main: its head commits and what its merge put on main. The
+ * fixture commits everything onto main itself, so a "rebase" here is a fast-forward.
+ */
+function merged(number: number, head: string, merge: PullMerge): void {
+  emulator.registerPull({ owner: 'acme', repo: 'deploy', number, headCommits: [head], merge })
 }
 
-function diffJob(repo: FixtureRepo, number: number, head: string) {
-  return runAction({
-    dist,
-    workspace: repo.dir,
-    inputs: {
-      config: 'tazuna.yaml',
-      kubeconfig: reader(),
-      'github-token': 'gh-token',
-      'content-diff': 'off'
-    },
-    eventName: 'pull_request',
-    payload: pullRequestPayload({ number, headSha: head }),
-    sha: head,
-    apiUrl: emulator.url
-  })
-}
+const diffJob = (repo: FixtureRepo, number: number, head: string) =>
+  jobs.diffJob(repo.dir, number, head)
 
-function mergeJob(repo: FixtureRepo, commit: string, mode: string, token = 'gh-token') {
-  return runAction({
-    dist,
-    workspace: repo.dir,
-    inputs: {
-      config: 'tazuna.yaml',
-      kubeconfig: admin(),
-      'github-token': token,
-      'reviewed-diff': mode
-    },
-    eventName: 'push',
-    payload: pushPayload(commit),
-    sha: commit,
-    apiUrl: emulator.url
-  })
-}
+const mergeJob = (repo: FixtureRepo, commit: string, mode: string, token = 'gh-token') =>
+  jobs.mergeJob(repo.dir, commit, mode, token)
 
 /** resourceVersions of the settings ConfigMap and of the config manifest's State. */
 async function versions(repo: FixtureRepo): Promise<string[]> {
   const kc = new KubeConfig()
-  kc.loadFromFile(admin())
+  kc.loadFromFile(kubeconfigs.admin())
   const core = kc.makeApiClient(CoreV1Api)
   const read = (name: string, namespace: string) =>
     core.readNamespacedConfigMap({ name, namespace }).then((cm) => cm.metadata!.resourceVersion!)
@@ -95,6 +49,13 @@ async function versions(repo: FixtureRepo): Promise<string[]> {
     read('settings', repo.namespace),
     read(`tazuna-state-${repo.manifests.config}`, 'tazuna')
   ])
+}
+
+/** The reviewed hashes of the settings ConfigMap's entry, as a comment shows them (12 digits). */
+function settingsEntry(body: string, repo: FixtureRepo): { old: string; new: string } {
+  const entries = parseEntriesBlock(body)!.manifests[repo.manifests.config]!
+  const entry = entries.find((e) => e.key.endsWith('/ConfigMap/' + repo.namespace + '/settings'))!
+  return { old: (entry.oldHash ?? '').slice(0, 12), new: (entry.newHash ?? '').slice(0, 12) }
 }
 
 const ourComment = (issue: number) =>
@@ -121,7 +82,7 @@ describe('gated deploys', () => {
     const p2 = commitNext(repo.dir, 'PR 2')
     expect((await diffJob(repo, 12, p2)).status).toBe(0)
 
-    merged(12, p2, p2) // a rebase merge: the pushed commit is the pull request's last
+    merged(12, p2, { style: 'rebase', commits: [p2] })
     const second = await mergeJob(repo, p2, 'require')
     expect(second.status).toBe(0)
     expect(second.summary).toContain('Applies the Diff reviewed on #12')
@@ -129,7 +90,7 @@ describe('gated deploys', () => {
 
     writeConfig(repo, 'pr1')
     const m1 = commitNext(repo.dir, 'Merge PR 1')
-    merged(11, p1, m1) // a merge commit: the pushed commit is not the pull request's head
+    merged(11, p1, { style: 'merge', commits: [m1] }) // the pushed commit is not the PR's head
     const before = await versions(repo)
     const refused = await mergeJob(repo, m1, 'require')
     expect(refused.status).toBe(1)
@@ -149,6 +110,42 @@ describe('gated deploys', () => {
     expect(await versions(repo)).not.toEqual(before)
   }, 600_000)
 
+  it('apply the losing side of a two-PR race under warn, naming the one entry that was not reviewed', async () => {
+    const repo = writeFixtureRepo()
+    const settingsKey = `${repo.manifests.config}//v1/ConfigMap/${repo.namespace}/settings`
+    const c0 = commitAll(repo.dir, 'initial')
+    expect((await mergeJob(repo, c0, 'off')).status).toBe(0)
+    writeConfig(repo, 'pr1')
+    const p1 = commitNext(repo.dir, 'PR 1')
+    expect((await diffJob(repo, 21, p1)).status).toBe(0)
+    writeConfig(repo, 'pr2')
+    const p2 = commitNext(repo.dir, 'PR 2')
+    expect((await diffJob(repo, 22, p2)).status).toBe(0)
+    merged(22, p2, { style: 'rebase', commits: [p2] })
+    expect((await mergeJob(repo, p2, 'warn')).summary).toContain('Applies the Diff reviewed on #22')
+
+    writeConfig(repo, 'pr1')
+    const m1 = commitNext(repo.dir, 'Merge PR 1')
+    merged(21, p1, { style: 'merge', commits: [m1] })
+    const before = await versions(repo)
+    const race = await mergeJob(repo, m1, 'warn')
+
+    expect(race.status).toBe(0)
+    expect(await versions(repo)).not.toEqual(before)
+    const reviewed = settingsEntry(ourComment(21)[0]!.body, repo)
+    const applied = settingsEntry(ourComment(22)[0]!.body, repo)
+    const line =
+      `changed: manifest "${repo.manifests.config}" ${settingsKey} (modified): ` +
+      `reviewed ${reviewed.old} → ${reviewed.new}, applying ${applied.new} → ${reviewed.new}`
+    for (const text of [race.summary, ourComment(21)[0]!.body]) {
+      expect(text).toContain(`\n- ${line}\n`)
+      expect(text.match(/^- (added|changed|missing): /gm)).toHaveLength(1)
+    }
+    expect(race.stdout).toContain(line)
+    expect(race.summary).toContain('is not the one reviewed on #21')
+    expect(ourComment(21)[0]!.body).toContain('### ✅ Applied, Diff not reviewed')
+  }, 600_000)
+
   it('apply under warn, naming what was not reviewed, ignore forged comments and warn once without pull-requests: write', async () => {
     const repo = writeFixtureRepo()
     const c0 = commitAll(repo.dir, 'initial')
@@ -162,7 +159,7 @@ describe('gated deploys', () => {
     expect(digest).toBeDefined()
     writeConfig(repo, 'pushed later')
     const p3b = commitNext(repo.dir, 'PR 3, a commit after its last Diff')
-    merged(13, p3b, p3b)
+    merged(13, p3b, { style: 'rebase', commits: [p3b] })
     emulator.addComment({
       owner: 'acme',
       repo: 'deploy',
@@ -178,11 +175,10 @@ describe('gated deploys', () => {
     expect(warned.stdout).toContain('lacks `permissions: pull-requests: write`')
     expect(warned.outputs).toMatchObject({ modified: '1' })
 
-    pullsOf.set(
-      p3b,
-      pullsOf.get(p3b)!.map((p) => ({ ...p, number: 14 }))
-    )
-    const forged = await mergeJob(repo, p3b, 'require')
+    writeConfig(repo, 'merged from #14')
+    const p4 = commitNext(repo.dir, 'PR 14')
+    merged(14, p4, { style: 'rebase', commits: [p4] })
+    const forged = await mergeJob(repo, p4, 'require')
     expect(forged.status).toBe(1)
     expect(forged.stdout).toContain('pull request #14 has no Diff comment of this action')
   }, 600_000)

@@ -207,3 +207,65 @@ export function pushPayload(sha: string): Record<string, unknown> {
     repository: { full_name: 'acme/deploy', name: 'deploy', owner: { login: 'acme' } }
   }
 }
+
+/** The kubeconfigs of the test cluster: cluster-admin, and read-only for Diff jobs. */
+export const kubeconfigs = {
+  admin: (): string => process.env.TAZUNA_TEST_ADMIN_KUBECONFIG!,
+  reader: (): string => process.env.TAZUNA_TEST_READER_KUBECONFIG!
+}
+
+/** The tokens of gated-deploy tests: github-actions[bot] with and without write access. */
+export const gatedTokens = {
+  'gh-token': { login: 'github-actions[bot]', type: 'Bot', integration: true },
+  'read-only-token': {
+    login: 'github-actions[bot]',
+    type: 'Bot',
+    integration: true,
+    readOnly: true
+  }
+} as const
+
+/**
+ * The two halves of a gated deploy (README.md#gated-deploys) in `workspace`, a git repository:
+ * the pull request's Diff job on its head (read-only kubeconfig, no content diff), and the
+ * merge run on the pushed commit with `reviewed-diff: mode`.
+ */
+export function gatedJobs(dist: string, apiUrl: string) {
+  return {
+    diffJob: (workspace: string, number: number, head: string): Promise<ActionResult> =>
+      runAction({
+        dist,
+        workspace,
+        inputs: {
+          config: 'tazuna.yaml',
+          kubeconfig: kubeconfigs.reader(),
+          'github-token': 'gh-token',
+          'content-diff': 'off'
+        },
+        eventName: 'pull_request',
+        payload: pullRequestPayload({ number, headSha: head }),
+        sha: head,
+        apiUrl
+      }),
+    mergeJob: (
+      workspace: string,
+      commit: string,
+      mode: string,
+      token = 'gh-token'
+    ): Promise<ActionResult> =>
+      runAction({
+        dist,
+        workspace,
+        inputs: {
+          config: 'tazuna.yaml',
+          kubeconfig: kubeconfigs.admin(),
+          'github-token': token,
+          'reviewed-diff': mode
+        },
+        eventName: 'push',
+        payload: pushPayload(commit),
+        sha: commit,
+        apiUrl
+      })
+  }
+}

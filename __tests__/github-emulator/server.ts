@@ -1,14 +1,16 @@
 /**
  * A small emulation of the GitHub REST endpoints the action calls, on loopback: list, create
  * and update issue comments (paginated with Link headers); list, create and update issues (the
- * drift issue; `state` filter, pull requests not modelled); GET /user; and GitHub's refusals
+ * drift issue; `state` filter); the pull requests a commit belongs to (commits/{sha}/pulls,
+ * from pull requests registered with their merge style); GET /user; and GitHub's refusals
  * (403 for read-only tokens and for endpoints a GITHUB_TOKEN may not call, 422 for a body over
  * 65,536 characters). GitHub itself is unreachable from the development machines (house style:
  * the GitHub API is the one thing emulated). Every request is recorded for assertions.
  *
  * Self-contained (node: imports only, erasable TypeScript) so Node 24 can also run it directly
  * for the demo: `node __tests__/github-emulator/server.ts` prints `GITHUB_API_URL=...` and
- * serves until SIGTERM; `GET /_emulator/state` returns the comments and requests as JSON.
+ * serves until SIGTERM; `GET /_emulator/state` returns the comments and requests as JSON, and
+ * `POST /_emulator/pulls` registers a pull request ({@link PullRegistration}, as JSON).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -71,11 +73,26 @@ export interface EmulatorOptions {
    * repository with the whole history, as GitHub has it.
    */
   compare?: (base: string, head: string) => string | undefined
-  /**
-   * `GET /repos/{owner}/{repo}/commits/{sha}/pulls`: the pull requests a commit belongs to, as
-   * GitHub lists them (number, html_url, head.sha, merged_at, merge_commit_sha, ...).
-   */
-  pullsOfCommit?: (sha: string) => Record<string, unknown>[]
+}
+
+/**
+ * How a pull request was merged and the commits the merge put on the base branch: `merge`, the
+ * merge commit; `squash`, the one squash commit; `rebase`, each rebased commit, oldest first.
+ * Tests make them with real git, as GitHub's three merge buttons do.
+ */
+export interface PullMerge {
+  style: 'merge' | 'squash' | 'rebase'
+  commits: string[]
+}
+
+/** A pull request as the emulator stores it: its head branch's commits and, once merged, how. */
+export interface PullRegistration {
+  owner: string
+  repo: string
+  number: number
+  /** The head branch's own commits, oldest first; the last is the head. */
+  headCommits: string[]
+  merge?: PullMerge
 }
 
 /** The running emulator. */
@@ -83,6 +100,7 @@ export class GitHubEmulator {
   readonly requests: RecordedRequest[] = []
   readonly comments: EmulatedComment[] = []
   readonly issues: EmulatedIssue[] = []
+  readonly pulls: (PullRegistration & { merged_at?: string })[] = []
   readonly tokens: Record<string, TokenIdentity>
   private nextId = 1000
   private clock = Date.parse('2026-11-22T00:00:00Z')
@@ -125,6 +143,38 @@ export class GitHubEmulator {
     return comment
   }
 
+  /**
+   * Opens a pull request, or records new commits pushed to it, or its merge: a registration
+   * with `merge` marks it merged (closed) with the commits its merge produced on the base branch.
+   */
+  registerPull(pull: PullRegistration): void {
+    const known = this.pulls.find(
+      (p) => p.owner === pull.owner && p.repo === pull.repo && p.number === pull.number
+    )
+    const merged_at = pull.merge === undefined ? undefined : this.tick()
+    const stored = { ...pull, ...(merged_at === undefined ? {} : { merged_at }) }
+    if (known === undefined) this.pulls.push(stored)
+    else Object.assign(known, stored)
+  }
+
+  /**
+   * `GET /repos/{owner}/{repo}/commits/{sha}/pulls` as GitHub documents it: the merged pull
+   * request that introduced the commit to the base branch (its merge, squash or rebased
+   * commits, and for a merge commit the head commits it brought in); for a commit not on the
+   * base branch, the open and merged pull requests whose head branch has it.
+   */
+  pullsOfCommit(owner: string, repo: string, sha: string): Record<string, unknown>[] {
+    const pulls = this.pulls.filter((p) => p.owner === owner && p.repo === repo)
+    const introduced = pulls.find(
+      (p) =>
+        p.merge !== undefined &&
+        (p.merge.commits.includes(sha) ||
+          (p.merge.style === 'merge' && p.headCommits.includes(sha)))
+    )
+    const listed = introduced ? [introduced] : pulls.filter((p) => p.headCommits.includes(sha))
+    return listed.map((p) => this.presentPull(p))
+  }
+
   /** Requests that reached the API other than the emulator's own state endpoint. */
   apiRequests(): RecordedRequest[] {
     return this.requests.filter((r) => !r.path.startsWith('/_emulator'))
@@ -157,6 +207,11 @@ export class GitHubEmulator {
       send(res, 200, { comments: this.comments, issues: this.issues, requests: this.apiRequests() })
       return
     }
+    if (url.pathname === '/_emulator/pulls' && req.method === 'POST') {
+      this.registerPull(body as PullRegistration)
+      send(res, 201, {})
+      return
+    }
     if (identity === undefined) {
       send(res, 401, { message: 'Bad credentials', status: '401' })
       return
@@ -178,9 +233,9 @@ export class GitHubEmulator {
     const compare = /^\/repos\/([^/]+)\/([^/]+)\/compare\/([0-9a-f]+)\.\.\.([0-9a-f]+)$/.exec(
       url.pathname
     )
-    const pulls = /^\/repos\/[^/]+\/[^/]+\/commits\/([0-9a-f]+)\/pulls$/.exec(url.pathname)
+    const pulls = /^\/repos\/([^/]+)\/([^/]+)\/commits\/([0-9a-f]+)\/pulls$/.exec(url.pathname)
     if (pulls !== null && method === 'GET') {
-      this.sendPage(url, this.options.pullsOfCommit?.(pulls[1]!) ?? [], res)
+      this.sendPage(url, this.pullsOfCommit(pulls[1]!, pulls[2]!, pulls[3]!), res)
     } else if (compare !== null && method === 'GET') {
       const status = this.options.compare?.(compare[3]!, compare[4]!)
       if (status === undefined) return send(res, 404, { message: 'Not Found' })
@@ -315,6 +370,22 @@ export class GitHubEmulator {
       user: { login: i.user.login, type: i.user.type, id: 41898282 },
       created_at: i.created_at,
       updated_at: i.updated_at
+    }
+  }
+
+  // The fields of GitHub's pull request object that consumers of commits/{sha}/pulls read.
+  private presentPull(p: PullRegistration & { merged_at?: string }): Record<string, unknown> {
+    return {
+      id: 7000 + p.number,
+      number: p.number,
+      url: `${this.url}/repos/${p.owner}/${p.repo}/pulls/${p.number}`,
+      html_url: `${this.serverUrl}/${p.owner}/${p.repo}/pull/${p.number}`,
+      state: p.merge === undefined ? 'open' : 'closed',
+      head: { sha: p.headCommits.at(-1), ref: `pull-${p.number}` },
+      base: { ref: 'main' },
+      merged_at: p.merged_at ?? null,
+      // For a rebase merge, GitHub names the commit the base branch was updated to.
+      merge_commit_sha: p.merge?.commits.at(-1) ?? null
     }
   }
 

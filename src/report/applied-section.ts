@@ -2,15 +2,18 @@
  * The "Applied" section the merge run adds to its pull request's sticky comment
  * (README.md#gated-deploys): a first line with the state at a glance, the commit and the run,
  * whether the applied Diff was the reviewed one, then the apply's layers as the job summary
- * shows them (results, counts, failures naming manifest and object).
+ * shows them (results, counts, failures naming manifest and object). It goes first, right
+ * after the hidden marker line, so the comment's first visible line says how the merge went;
+ * the reviewed Diff follows unchanged.
  */
 import { renderApplyMarkdown } from './apply-markdown.js'
 import { commentBudget } from './comment.js'
-import { inlineCode } from './markdown.js'
+import { clip, inlineCode } from './markdown.js'
 import type { ApplyReport } from './model.js'
 import type { VerdictText } from './gate-text.js'
 
 const sectionMarker = '<!-- tazuna-action:applied -->'
+const sectionEnd = '<!-- tazuna-action:applied-end -->'
 
 /** What the section reports. */
 export interface AppliedNote {
@@ -49,15 +52,27 @@ export function renderAppliedSection(note: AppliedNote, budget: number): string 
 }
 
 /**
- * The sticky comment's body with the section replacing any earlier one; undefined when the two
- * do not fit in one comment (the section then goes into a comment of its own).
+ * The sticky comment's body with the section right after its marker line (replacing any
+ * earlier one); undefined when the two do not fit in one comment (the section then goes into a
+ * comment of its own).
  */
 export function withAppliedSection(body: string, note: AppliedNote): string | undefined {
-  const at = body.indexOf(`\n${sectionMarker}`)
-  const kept = (at < 0 ? body : body.slice(0, at)).trimEnd()
-  const budget = commentBudget - kept.length - 2
+  const newline = body.indexOf('\n')
+  const marker = newline < 0 ? body : body.slice(0, newline)
+  const diff = withoutSection(newline < 0 ? '' : body.slice(newline + 1)).trim()
+  const budget = commentBudget - marker.length - diff.length - sectionEnd.length - 4
   if (budget < 2000) return undefined
-  return `${kept}\n\n${renderAppliedSection(note, budget)}`
+  return `${marker}\n${renderAppliedSection(note, budget)}\n${sectionEnd}\n\n${diff}`
+}
+
+// The Diff without an earlier section: one before it (ended by its end marker), or one appended
+// after it by earlier versions of the action (to the end of the body).
+function withoutSection(text: string): string {
+  const start = text.indexOf(sectionMarker)
+  if (start < 0) return text
+  const end = text.indexOf(sectionEnd, start)
+  if (end < 0) return text.slice(0, start)
+  return text.slice(0, start) + text.slice(end + sectionEnd.length)
 }
 
 function glance(note: AppliedNote): string {
@@ -70,8 +85,13 @@ function glance(note: AppliedNote): string {
   if (note.report === undefined) return `⛔ Applied: nothing — the apply was refused${reviewed}`
   const failure = note.report.failure
   if (failure === undefined) return `✅ Applied${reviewed}`
-  const where = failure.layer === undefined ? '' : ` in layer ${failure.layer + 1}`
-  return `❌ Applied: failed${where}${reviewed}`
+  if (failure.layer === undefined) return `❌ Applied: failed${reviewed}`
+  const failed = (note.report.layers[failure.layer] ?? [])
+    .filter((m) => m.result === 'failed')
+    .map((m) => inlineCode(clip(m.manifest, 100)))
+  const named = failed.length > 3 ? [...failed.slice(0, 3), `${failed.length - 3} more`] : failed
+  const manifests = failed.length === 0 ? '' : ` (${named.join(', ')})`
+  return `❌ Applied: failed in layer ${failure.layer + 1}${manifests}${reviewed}`
 }
 
 function verdictLines(note: AppliedNote): string[] {

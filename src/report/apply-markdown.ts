@@ -88,8 +88,16 @@ const removed = (m: ManifestApply): string =>
     ? String(m.counts.removed)
     : `${m.counts.removed} (${m.counts.pruned} pruned)`
 
-const failureSection = (report: ApplyReport, limit: number): string =>
-  report.failure === undefined
-    ? ''
-    : `#### Failure\n\n${codeBlock(clip(report.failure.message, limit), 'text')}\n` +
-      '<sub>Later layers were not applied.</sub>\n'
+const failureSection = (report: ApplyReport, limit: number): string => {
+  if (report.failure === undefined) return ''
+  const { layer, message } = report.failure
+  // The message is upstream's, which counts layers from 0 (docs/compatibility.md#apply-flow);
+  // the heading names the layer as the tables do, so the 0-based prefix would only contradict it.
+  const upstream = layer === undefined ? '' : `layer ${layer} apply failed: `
+  const text =
+    upstream !== '' && message.startsWith(upstream) ? message.slice(upstream.length) : message
+  return (
+    `#### Failure${layer === undefined ? '' : ` in layer ${layer + 1}`}\n\n` +
+    `${codeBlock(clip(text, limit), 'text')}\n<sub>Later layers were not applied.</sub>\n`
+  )
+}
