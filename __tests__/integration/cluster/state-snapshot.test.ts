@@ -8,6 +8,7 @@ import path from 'node:path'
 import { describe, expect, it } from '@jest/globals'
 import { runCliInProcess, type CliResult } from '../../support/cli.js'
 import { adminKubeconfig, uniqueName } from '../../support/cluster.js'
+import { serializeSnapshot } from '../../../src/state/snapshot.js'
 
 const admin = () => ({ KUBECONFIG: adminKubeconfig() })
 
@@ -171,6 +172,30 @@ describe('state diff --state-file', () => {
       stdout: '',
       stderr: `error: State snapshot ${snapshot}: it belongs to config "tazuna.yaml", environment "", not to config "tazuna.yaml", environment "staging" of this run\n`
     })
+  })
+})
+
+describe('state diff --state-file on a helmfile manifest without kubeVersion', () => {
+  it('fails naming the manifest: Helm capabilities are not in a snapshot', async () => {
+    const configPath = '__tests__/fixtures/build-helmfile-local/tazuna.yaml'
+    const snapshot = path.join(mkdtempSync(path.join(os.tmpdir(), 'snapshot-helm-')), 's.json')
+    const written = serializeSnapshot({
+      config: { path: configPath, environment: '' },
+      commit: '',
+      createdAt: '2026-01-02T03:04:05Z',
+      writtenBy: 'test',
+      version: '0.0.0',
+      manifests: new Map()
+    })
+    writeFileSync(snapshot, written)
+    const env = { ...noKubeconfig(), APP_TIER: 'web' }
+    const offline = await cli(['state', 'diff', '--state-file', snapshot], configPath, env)
+    expect(offline.code).toBe(1)
+    expect(offline.stdout).toBe('')
+    expect(offline.stderr).toMatch(/^error: .*manifest "?apps"?/)
+    expect(offline.stderr).toContain(
+      `a helmfile manifest without helmfile.kubeVersion (Helm capabilities of the server) needs the cluster; a Diff against State snapshot ${snapshot} has no access to it`
+    )
   })
 })
 
