@@ -5,11 +5,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from '@jest/globals'
-import {
-  gitSnapshotRefs,
-  snapshotRefProblem,
-  SNAPSHOT_FILE
-} from '../../src/adapters/git-snapshot.js'
+import { gitSnapshotRefs, SNAPSHOT_FILE } from '../../src/adapters/git-snapshot.js'
+import { snapshotRefProblem } from '../../src/state/snapshot-ref.js'
 
 const ref = 'refs/tazuna-state/tazuna.yaml/production'
 

@@ -6,6 +6,7 @@
  * database, and it has no parent, so fetching it brings three objects whatever the clone's depth.
  */
 import type { CommandOptions, CommandRunner } from '../render/ports.js'
+import { snapshotRefProblem } from '../state/snapshot-ref.js'
 import { createExecRunner } from './command-runner.js'
 
 /** The one file of a snapshot commit. */
@@ -34,24 +35,6 @@ export interface SnapshotRefs {
   publish(ref: string, text: string, message: string): Promise<string>
   /** Fetches `ref` from origin; undefined when origin has no such ref. */
   fetch(ref: string): Promise<FetchedSnapshot | undefined>
-}
-
-/**
- * Whether `ref` may hold snapshots: a full ref name under `refs/`, not a branch or a tag
- * (publishing force-replaces the ref), without what git refuses in ref names. Returns the
- * problem, or undefined.
- */
-export function snapshotRefProblem(ref: string): string | undefined {
-  if (!ref.startsWith('refs/')) return 'must be a full ref name starting with refs/'
-  if (/^refs\/(heads|tags|remotes|pull)\//.test(ref)) {
-    return 'must not be a branch, tag, remote or pull request ref (it is force-replaced)'
-  }
-  // git check-ref-format's rules, as far as they matter for a name we are given.
-  const control = [...ref].some((c) => c.charCodeAt(0) < 0x20 || c === '\u007f')
-  if (control || /\.\.|@\{|[\s~^:?*[\\]|\/\/|\/\.|\.lock(\/|$)|\/$|\.$/.test(ref)) {
-    return 'is not a valid git ref name'
-  }
-  return undefined
 }
 
 /** Snapshots on hidden refs of the `origin` remote of the git repository at `dir`. */

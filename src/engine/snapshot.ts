@@ -24,7 +24,7 @@ export interface SnapshotOrigin {
  * State as recorded, Secret entries without their hash. Reads State with one request.
  */
 export async function takeSnapshot(
-  engine: Engine,
+  engine: Pick<Engine, 'listState'>,
   run: ConfigRun,
   origin: SnapshotOrigin
 ): Promise<StateSnapshot> {
