@@ -8,7 +8,7 @@
  * and `run`. To add one, write a module exporting a CliCommand (src/cli/command.ts)
  * and list it in `commands`.
  */
-import { readFile } from 'node:fs/promises'
+import { readFile, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util'
@@ -36,6 +36,7 @@ import {
   type GlobalFlags
 } from './cli/command.js'
 import { stateDiffCommand, stateListCommand } from './cli/state-commands.js'
+import { stateExportCommand } from './cli/snapshot-commands.js'
 import { destroyCommand } from './cli/destroy-command.js'
 import { tagsCommand } from './cli/tags-command.js'
 import { stateDriftCommand, statusCommand } from './cli/drift-commands.js'
@@ -64,6 +65,7 @@ export const commands: readonly CliCommand[] = [
   buildCommand,
   stateDiffCommand,
   stateListCommand,
+  stateExportCommand,
   stateDriftCommand,
   statusCommand,
   planCommand,
@@ -128,10 +130,16 @@ export async function runCli(
         ...parsed,
         io,
         engine,
+        engineOver: (session) =>
+          createCliEngine(parsed.flags, io, { openSession: () => Promise.resolve(session) }),
+        configPath: configPathOf(parsed.flags),
+        version: packageJson.version,
+        now: () => Date.now(),
         gitCommitOf: (dir) => gitCommitOf(dir),
         lockHolder: `tazuna-action cli (pid ${process.pid}) on ${os.hostname()}`,
         ancestryIn: (dir) => gitAncestry(dir),
         readText: (file) => readFile(file, 'utf8'),
+        writeText: (file, text) => writeFile(file, text),
         baseCommit: (ref) => baseCommitOf(parsed.flags, io, ref),
         fingerprintKey
       })
@@ -341,6 +349,15 @@ async function baseCommitOf(
         headRendered
       )
   }
+}
+
+/**
+ * tazuna.yaml relative to the root of repositoryPolicy, `/`-separated: how a State snapshot
+ * names its configuration, the same from any working directory (docs/state-snapshots.md).
+ */
+function configPathOf(flags: GlobalFlags): string {
+  const { root } = repositoryPolicy(flags)
+  return path.relative(root, path.resolve(flags.filePath)).split(path.sep).join('/')
 }
 
 /**

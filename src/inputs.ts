@@ -7,6 +7,7 @@
 import { InputError } from './errors.js'
 import { parseRiskKinds, type RiskKind } from './risk/model.js'
 import type { ReviewedDiffMode } from './report/diff-gate.js'
+import { snapshotRefProblem } from './state/snapshot-ref.js'
 
 /** What the action does in this run. */
 export type Mode = 'check' | 'diff' | 'apply' | 'drift'
@@ -60,6 +61,11 @@ export interface Settings {
   skipUnchangedRenders: boolean
   /** Apply mode on push: compare with the Diff reviewed on the pull request (README.md#gated-deploys). */
   reviewedDiff: ReviewedDiffMode
+  /**
+   * Apply mode: the git ref to publish a State snapshot on after the apply
+   * (docs/state-snapshots.md#on-a-git-ref); undefined: off.
+   */
+  stateSnapshotRef: string | undefined
 }
 
 /** The runner's view of inputs, environment and event; main.ts binds it to @actions/*. */
@@ -98,7 +104,8 @@ export const inputDefaults = {
   'oras-offline': 'false',
   'oras-no-cache': 'false',
   'skip-unchanged-renders': 'true',
-  'reviewed-diff': 'warn'
+  'reviewed-diff': 'warn',
+  'state-snapshot': 'off'
 } as const
 
 type InputName = keyof typeof inputDefaults
@@ -166,8 +173,19 @@ export function readSettings(source: InputSource): Settings {
     orasOffline,
     orasNoCache,
     skipUnchangedRenders: flag('skip-unchanged-renders'),
-    reviewedDiff: parseReviewedDiff(read('reviewed-diff'))
+    reviewedDiff: parseReviewedDiff(read('reviewed-diff')),
+    stateSnapshotRef: parseStateSnapshot(read('state-snapshot'))
   }
+}
+
+/** `off`, or a git ref snapshots may be published on (src/state/snapshot-ref.ts). */
+export function parseStateSnapshot(value: string): string | undefined {
+  if (value === 'off') return undefined
+  const problem = snapshotRefProblem(value)
+  if (problem === undefined) return value
+  throw new InputError(
+    `input "state-snapshot" must be off or a git ref such as refs/tazuna-state/<config>/<environment>; ${JSON.stringify(value)} ${problem}`
+  )
 }
 
 /** Comma- or newline-separated risk kinds; an unknown one names the input and the kinds. */

@@ -19,6 +19,8 @@ import { processEnginePorts } from './adapters/engine-ports.js'
 import { repositoryRootOf } from './adapters/files/repository-root.js'
 import type { TwinCheckout } from './adapters/render/reuse.js'
 import { firstKnownAncestry, gitAncestry } from './adapters/git.js'
+import { gitSnapshotRefs } from './adapters/git-snapshot.js'
+import type { SnapshotPublishing } from './action/snapshot-flow.js'
 import { githubAncestry } from './adapters/github/compare.js'
 import { kubeconfigFileSecrets, kubeconfigSecrets } from './adapters/kube/kubeconfig-secrets.js'
 import { upsertStickyComment } from './adapters/github/comments.js'
@@ -136,6 +138,7 @@ async function runFlow(
   if (settings.mode === 'apply') {
     const { sync, prune, atomic } = settings
     const review = reviewOptionsOf(settings, target)
+    const snapshot = snapshotPublishingOf(settings, target)
     return runMergeFlow(
       { engine, runner, redact: (text) => runSecrets.redact(engine.redact(text)) },
       {
@@ -146,7 +149,8 @@ async function runFlow(
           ancestry: actionAncestry(settings),
           allowOlderCommit: settings.allowOlderCommit
         },
-        ...(review === undefined ? {} : { review })
+        ...(review === undefined ? {} : { review }),
+        ...(snapshot === undefined ? {} : { snapshot })
       }
     )
   }
@@ -284,6 +288,32 @@ function reviewOptionsOf(
         : findReviewedDiff(token, repository, target),
     postApplied: (post) => postAppliedSection(token, post),
     ...runUrlOf()
+  }
+}
+
+// Input state-snapshot: published from the repository that holds tazuna.yaml, whose path in it
+// (and the environment) names the configuration (docs/state-snapshots.md#the-format).
+function snapshotPublishingOf(
+  settings: Settings,
+  target: { environment: string; sha: string }
+): SnapshotPublishing | undefined {
+  const ref = settings.stateSnapshotRef
+  if (ref === undefined) return undefined
+  const file = path.resolve(settings.config)
+  const root = repositoryRootOf(path.dirname(file)) ?? path.dirname(file)
+  return {
+    ref,
+    origin: {
+      config: {
+        path: path.relative(root, file).split(path.sep).join('/'),
+        environment: target.environment
+      },
+      commit: target.sha,
+      writtenBy: runUrlOf().runUrl ?? `tazuna-action ${packageJson.version}`,
+      version: packageJson.version
+    },
+    now: () => systemClock.now(),
+    publish: (name, text, message) => gitSnapshotRefs(root).publish(name, text, message)
   }
 }
 

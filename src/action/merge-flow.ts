@@ -16,6 +16,7 @@ import { ManifestLog } from './manifest-log.js'
 import type { ApplyRequest, ApplySwitches, LockRequest } from '../engine/engine.js'
 import type { FlowEngine, ReviewLookup, Runner } from './ports.js'
 import { gateOf, reportOnPullRequest, reviewSummary, type ReviewOptions } from './review-flow.js'
+import { publishStateSnapshot, type SnapshotPublishing } from './snapshot-flow.js'
 
 /** What the merge flow needs to know about the run. */
 export interface MergeFlowOptions {
@@ -30,6 +31,11 @@ export interface MergeFlowOptions {
   commitGuard?: ApplyRequest['commitGuard']
   /** The review gate (input `reviewed-diff` warn or require, on push); absent: off. */
   review?: ReviewOptions
+  /**
+   * Publish a State snapshot after a successful apply with State sync (input `state-snapshot`);
+   * absent: off.
+   */
+  snapshot?: SnapshotPublishing
 }
 
 /** Runs the flow; throws once for check problems or a failed apply. */
@@ -40,7 +46,7 @@ export async function runMergeFlow(
   const { engine, runner } = deps
   const redact = deps.redact ?? ((text: string) => engine.redact(text))
   const checked = await runCheck(engine, runner)
-  const { switches, lock, commitGuard, review, ...target } = options
+  const { switches, lock, commitGuard, review, snapshot, ...target } = options
   if (checked.run === undefined) {
     const report = { ...target, manifests: [], problems: checked.problems }
     await publishCheck(runner, report)
@@ -95,6 +101,9 @@ export async function runMergeFlow(
   })
   if (review && lookup) await reportApplied(review, lookup, { runner, redact }, { report, verdict })
   if (outcome.failure !== undefined) throw new Error(engine.redact(outcome.failure.message))
+  if (snapshot !== undefined && switches.sync) {
+    await publishStateSnapshot({ engine, runner }, checked.run, snapshot)
+  }
 }
 
 function reportApplied(

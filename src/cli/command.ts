@@ -6,6 +6,7 @@ import type { ParseArgsOptionsConfig } from 'node:util'
 import type { CommitAncestry } from '../apply/commit-guard.js'
 import type { BeforeRender, HeadRendered, ResolvedBase } from '../engine/base-render.js'
 import type { Engine } from '../engine/engine.js'
+import type { ClusterSession } from '../engine/ports.js'
 import type { RenderLimits } from '../render/ports.js'
 
 /** Tazuna's global flags, parsed. */
@@ -66,6 +67,17 @@ export interface CommandContext {
   io: CliIo
   /** The engine over the flags' configuration (the same one the action drives). */
   engine: Engine
+  /**
+   * Another engine over the same flags whose cluster session is `session` (a State snapshot's,
+   * src/engine/snapshot-session.ts); the caller closes it.
+   */
+  engineOver: (session: ClusterSession) => Engine
+  /** tazuna.yaml relative to its repository root, `/`-separated: a snapshot's config path. */
+  configPath: string
+  /** This program's version. */
+  version: string
+  /** The current time in milliseconds since the epoch. */
+  now: () => number
   /** `git rev-parse HEAD` in `dir`, or '' (src/adapters/git.ts). */
   gitCommitOf: (dir: string) => Promise<string>
   /** Who this process is, as the holder of the run lock (`tazuna-action cli (pid N) on HOST`). */
@@ -74,6 +86,8 @@ export interface CommandContext {
   ancestryIn: (dir: string) => CommitAncestry
   /** A file's text, relative to the working directory (`apply --require-diff FILE`). */
   readText: (file: string) => Promise<string>
+  /** Writes a file, relative to the working directory (`state export --file FILE`). */
+  writeText: (file: string, text: string) => Promise<void>
   /**
    * The commit `--base <ref>` names (or the default base, see resolveBaseCommit); throws an
    * Error naming the ref when git does not know it.

@@ -12,16 +12,27 @@ import { InputError } from '../errors.js'
 import { renderDiffText, renderStateListText } from '../state/text.js'
 import { stderrLog, type CliCommand, type CommandContext } from './command.js'
 import { paletteFor, renderContentText, renderRisksText } from './diff-text.js'
+import { diffAgainstStateFile } from './snapshot-commands.js'
 
-/** `tazuna-action state diff [--content[=base|live]] [--base <ref>]`. */
+/**
+ * `tazuna-action state diff [--content[=base|live]] [--base <ref>]`, or
+ * `state diff --state-file F` against a State snapshot (src/cli/snapshot-commands.ts).
+ */
 export const stateDiffCommand: CliCommand = {
   name: 'state diff',
   summary:
-    "Diff each manifest's rendered objects against its recorded State (read-only; --content[=base|live] [--base ref]: what changes inside each object)",
-  options: { content: { type: 'string' }, base: { type: 'string' }, json: { type: 'boolean' } },
+    "Diff each manifest's rendered objects against its recorded State (read-only; --content[=base|live] [--base ref]: what changes inside each object; --state-file F: against a State snapshot, without the cluster)",
+  options: {
+    content: { type: 'string' },
+    base: { type: 'string' },
+    json: { type: 'boolean' },
+    'state-file': { type: 'string' }
+  },
   bareValues: { content: 'base' },
   async run(context) {
     const { io, engine } = context
+    const stateFile = context.options['state-file']
+    if (typeof stateFile === 'string') return diffAgainstStateFile(context, stateFile)
     if (context.options.json === true) return writeReviewedDiff(context)
     const before = await beforeSideOf(context)
     const run = await engine.loadExpanded()

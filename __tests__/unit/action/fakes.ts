@@ -7,7 +7,7 @@ import type {
   Runner,
   StickyComment
 } from '../../../src/action/ports.js'
-import type { ConfigRun } from '../../../src/engine/engine.js'
+import type { ConfigRun, ListedState } from '../../../src/engine/engine.js'
 import type { ApplyOutcome, ManifestDiff } from '../../../src/report/model.js'
 import type { RenderedObjects } from '../../../src/report/content-diff.js'
 
@@ -65,6 +65,8 @@ export function fakeEngine(options: {
   objects?: RenderedObjects
   /** The Diff apply hands a review gate, if the request has one, before it applies. */
   gateDiff?: GateManifest[]
+  /** What listState answers. */
+  states?: ListedState[]
 }): FlowEngine & { calls: string[] } {
   const calls: string[] = []
   const redact = (text: string): string =>
@@ -89,7 +91,7 @@ export function fakeEngine(options: {
     liveObjects: () => Promise.reject(new Error('live objects are not faked')),
     listState: () => {
       calls.push('listState')
-      return Promise.resolve([])
+      return Promise.resolve(options.states ?? [])
     },
     apply: async (run, { gitCommitHash, log, sync, prune, atomic, reviewGate }) => {
       if (run !== fakeRun) throw new Error('apply got a run that check did not return')

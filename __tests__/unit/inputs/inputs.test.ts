@@ -176,6 +176,16 @@ describe('readSettings', () => {
     )
   })
 
+  it('reads state-snapshot (off or a git ref that is not a branch or tag)', () => {
+    expect(readSettings(source()).stateSnapshotRef).toBeUndefined()
+    const ref = 'refs/tazuna-state/deploy/production'
+    expect(readSettings(source({ 'state-snapshot': ref })).stateSnapshotRef).toBe(ref)
+    expect(() => readSettings(source({ 'state-snapshot': 'refs/heads/main' }))).toThrow(
+      'input "state-snapshot" must be off or a git ref such as refs/tazuna-state/<config>/<environment>; "refs/heads/main" must not be a branch, tag, remote or pull request ref (it is force-replaced)'
+    )
+    expect(() => readSettings(source({ 'state-snapshot': 'on' }))).toThrow(InputError)
+  })
+
   it('splits tags at commas and newlines', () => {
     expect(readSettings(source({ tags: 'infra, app\n\nweb,app' })).tags).toEqual([
       'infra',

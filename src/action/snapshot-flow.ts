@@ -1,0 +1,43 @@
+/**
+ * The merge run's State snapshot (input `state-snapshot`, docs/state-snapshots.md#on-a-git-ref):
+ * after an apply with State sync, every manifest's State as recorded is written as a snapshot
+ * and published on the configured git ref, for pull-request runs without cluster access.
+ */
+import type { ConfigRun } from '../engine/engine.js'
+import { takeSnapshot, type SnapshotOrigin } from '../engine/snapshot.js'
+import { serializeSnapshot } from '../state/snapshot.js'
+import { formatSyncTime } from '../state/state.js'
+import type { FlowEngine, Runner } from './ports.js'
+
+/** Where and as what the merge run publishes its snapshot. */
+export interface SnapshotPublishing {
+  /** The git ref (`refs/tazuna-state/...`). */
+  ref: string
+  /** What the snapshot says of its origin, but the time. */
+  origin: Omit<SnapshotOrigin, 'createdAt'>
+  now: () => number
+  /** Publishes the text on the ref (src/adapters/git-snapshot.ts); returns the commit. */
+  publish: (ref: string, text: string, message: string) => Promise<string>
+}
+
+/**
+ * Takes the snapshot of `run` (State read after the apply, one request) and publishes it; sets
+ * output `state-snapshot-ref` and logs the commit. Throws what the publish throws.
+ */
+export async function publishStateSnapshot(
+  deps: { engine: Pick<FlowEngine, 'listState'>; runner: Runner },
+  run: ConfigRun,
+  publishing: SnapshotPublishing
+): Promise<void> {
+  const { ref, origin } = publishing
+  const snapshot = await takeSnapshot(deps.engine, run, {
+    ...origin,
+    createdAt: formatSyncTime(new Date(publishing.now()))
+  })
+  const message = `State snapshot of ${origin.commit || 'an unknown commit'} (${origin.config.path}, environment "${origin.config.environment}")`
+  const commit = await publishing.publish(ref, serializeSnapshot(snapshot), message)
+  deps.runner.info(
+    `State snapshot of ${snapshot.manifests.size} manifests written to ${ref} (commit ${commit})`
+  )
+  deps.runner.setOutputs({ 'state-snapshot-ref': ref })
+}
