@@ -18,7 +18,8 @@ import {
   pushPayload,
   root,
   runAction,
-  type ActionResult
+  type ActionResult,
+  gatedTokens
 } from './harness.js'
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js'
 
@@ -29,17 +30,7 @@ const reader = (): string => process.env.TAZUNA_TEST_READER_KUBECONFIG!
 
 beforeAll(async () => {
   dist = buildFreshDist()
-  emulator = await GitHubEmulator.start({
-    tokens: {
-      'gh-token': { login: 'github-actions[bot]', type: 'Bot', integration: true },
-      'read-only-token': {
-        login: 'github-actions[bot]',
-        type: 'Bot',
-        integration: true,
-        readOnly: true
-      }
-    }
-  })
+  emulator = await GitHubEmulator.start({ tokens: gatedTokens })
 }, 300_000)
 afterAll(async () => emulator?.close())
 

@@ -13,7 +13,7 @@ import { applyCommand } from '../../src/cli/apply-command.js'
 import { GitHubEmulator } from '../github-emulator/server.js'
 import { adminSession, configMap, namespace, uniqueName } from '../support/cluster.js'
 import { deployment, patchAs, runCommand, writeProject } from '../support/cli-project.js'
-import { buildFreshDist, runAction, type ActionResult } from './harness.js'
+import { buildFreshDist, runAction, type ActionResult, gatedTokens } from './harness.js'
 
 let dist: string
 let emulator: GitHubEmulator
@@ -22,17 +22,7 @@ let admin: ReturnType<typeof adminSession>
 beforeAll(async () => {
   dist = buildFreshDist()
   admin = adminSession()
-  emulator = await GitHubEmulator.start({
-    tokens: {
-      'gh-token': { login: 'github-actions[bot]', type: 'Bot', integration: true },
-      'read-only-token': {
-        login: 'github-actions[bot]',
-        type: 'Bot',
-        integration: true,
-        readOnly: true
-      }
-    }
-  })
+  emulator = await GitHubEmulator.start({ tokens: gatedTokens })
 }, 300_000)
 afterAll(async () => {
   admin?.close()
