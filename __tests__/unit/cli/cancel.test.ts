@@ -1,8 +1,9 @@
 // A command line run in process that outlives its test is cancelled and awaited before the next
 // test starts (support/runs-in-flight.ts, support/end-runs-after-each.ts), and a cancelled run
 // sends no further request (src/engine/cancellation.ts, src/adapters/kube/client.ts). The run is
-// a real `destroy` against a loopback HTTP server that answers discovery as an API server does,
-// holding its first answer long enough for the test to end meanwhile, and records every request.
+// a real `destroy` of custom resources (a built-in kind would need no discovery) against a
+// loopback HTTP server that answers discovery as an API server does, holding its first answer
+// long enough for the test to end meanwhile, and records every request.
 // (integration/cluster/cli-cancel.test.ts does the same with `apply --sync` on the test cluster.)
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
@@ -35,12 +36,18 @@ function answer(req: http.IncomingMessage, res: http.ServerResponse): void {
     const reply = () => json({ kind: 'APIVersions', versions: ['v1'] })
     if (holdApi) setTimeout(reply, HOLD_MS)
     else reply()
-  } else if (request === 'GET /apis') json({ kind: 'APIGroupList', groups: [] })
-  else if (request === 'GET /api/v1') {
+  } else if (request === 'GET /apis') {
+    const version = { groupVersion: 'example.com/v1', version: 'v1' }
+    json({
+      kind: 'APIGroupList',
+      groups: [{ name: 'example.com', versions: [version], preferredVersion: version }]
+    })
+  } else if (request === 'GET /api/v1') json({ kind: 'APIResourceList', resources: [] })
+  else if (request === 'GET /apis/example.com/v1') {
     json({
       kind: 'APIResourceList',
-      groupVersion: 'v1',
-      resources: [{ name: 'configmaps', kind: 'ConfigMap', namespaced: true }]
+      groupVersion: 'example.com/v1',
+      resources: [{ name: 'widgets', kind: 'Widget', namespaced: true }]
     })
   } else json({ kind: 'Status', status: 'Success' })
 }
@@ -66,8 +73,8 @@ beforeAll(async () => {
   )
   mkdirSync(path.join(dir, 'base'))
   const objects = ['a', 'b'].map((name) => ({
-    apiVersion: 'v1',
-    kind: 'ConfigMap',
+    apiVersion: 'example.com/v1',
+    kind: 'Widget',
     metadata: { name, namespace: 'app' }
   }))
   writeFileSync(
@@ -127,8 +134,8 @@ describe('a command line run its test leaves in flight', () => {
     const result = await destroy()
     expect(result.code).toBe(0)
     expect(seen.filter((r) => !r.startsWith('GET ')).sort()).toEqual([
-      'DELETE /api/v1/namespaces/app/configmaps/a',
-      'DELETE /api/v1/namespaces/app/configmaps/b'
+      'DELETE /apis/example.com/v1/namespaces/app/widgets/a',
+      'DELETE /apis/example.com/v1/namespaces/app/widgets/b'
     ])
   })
 })
