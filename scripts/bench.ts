@@ -11,11 +11,13 @@
  *   diff-content `state diff --content` (action only) after every object changed, the applied
  *                repository committed as the base: base render in a git worktree + head render
  *   sync-10pct   `apply --sync` after 10% of the objects changed
- * plus the bundle's cold start (`node index.js` in check mode) and the size of dist/.
+ * plus the bundle's cold start (`node index.js` in check mode) and the size of dist/, and the
+ * `risk-pass` scenario (__tests__/bench/risk-scenario.ts): what the risk pass adds to a
+ * 3,000-object Diff. `--only risk-pass` runs that one alone.
  *
  * Environment: BENCH_BUNDLE (the fresh bundle), KUBECONFIG, KUSTOMIZE_BIN, HELM_BIN (from
  * scripts/cluster.sh), TAZUNA_BIN (optional). Arguments: --sizes 1000,10000 --reps 3
- * --large-reps 1 --shape kustomize|raw --out FILE.
+ * --large-reps 1 --shape kustomize|raw --risk-reps 3 --only risk-pass --out FILE.
  */
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs'
@@ -25,10 +27,12 @@ import { parseArgs } from 'node:util'
 import { canMeasureMemory, measure, median, type Measurement } from '../__tests__/bench/measure.js'
 import {
   benchRepoFiles,
+  commitBenchRepo,
   manifestNames,
   writeBenchRepo,
   type BenchRepoOptions
 } from '../__tests__/bench/repo.js'
+import { runRiskScenario } from '../__tests__/bench/risk-scenario.js'
 import { deleteBenchState } from '../__tests__/bench/state-cleanup.js'
 
 const repoRoot = path.resolve(import.meta.dirname, '..')
@@ -40,6 +44,8 @@ const { values: args } = parseArgs({
     'large-reps': { type: 'string', default: '1' },
     shape: { type: 'string', default: 'kustomize' },
     'cold-reps': { type: 'string', default: '15' },
+    'risk-reps': { type: 'string', default: '3' },
+    only: { type: 'string' },
     out: { type: 'string' }
   }
 })
@@ -111,7 +117,7 @@ async function repetition(tool: Tool, size: number, rep: number): Promise<void> 
   await run(tool, 'sync-noop', size, ['apply', '--sync'], file)
   if (tool === 'action') {
     // The applied repository is the base commit; the working tree changes every object.
-    commitBase(dir)
+    commitBenchRepo(dir)
     writeBenchRepo(dir, benchRepoFiles({ ...options, modifyEvery: 1 }))
     await run(tool, 'diff-content', size, ['state', 'diff', '--content'], file)
   }
@@ -129,27 +135,6 @@ async function repetition(tool: Tool, size: number, rep: number): Promise<void> 
 function expectedObjects(size: number): number {
   const l = layoutOf(size)
   return l.manifests * l.objectsPerManifest
-}
-
-/** `git init` and commit everything in `dir`, with no identity or signing from the user's config. */
-function commitBase(dir: string): void {
-  const env = Object.fromEntries(
-    Object.entries(process.env).filter(([key]) => !key.startsWith('GIT_'))
-  )
-  const git = (...argv: string[]) => execFileSync('git', argv, { cwd: dir, env, stdio: 'pipe' })
-  git('init', '-q', '-b', 'main')
-  git('add', '-A')
-  git(
-    '-c',
-    'user.name=bench',
-    '-c',
-    'user.email=bench@example.invalid',
-    'commit',
-    '-q',
-    '--no-gpg-sign',
-    '-m',
-    'base'
-  )
 }
 
 async function coldStart(reps: number): Promise<void> {
@@ -363,7 +348,20 @@ function report(sizes: number[], reps: Record<number, number>): string {
   return lines.join('\n') + '\n'
 }
 
+async function riskSection(): Promise<string> {
+  process.stderr.write('risk-pass: 3,000 objects\n')
+  const cli = [process.execPath, path.join(bundle, 'cli.js')]
+  return runRiskScenario({ cli, reps: Number(args['risk-reps']), warm: 20 })
+}
+
 async function main(): Promise<void> {
+  if (args.only === 'risk-pass') {
+    const text = await riskSection()
+    process.stdout.write(text)
+    if (args.out) writeFileSync(args.out, text)
+    return
+  }
+  if (args.only !== undefined) throw new Error(`--only takes risk-pass, got ${args.only}`)
   const sizes = (args.sizes ?? '')
     .split(',')
     .map(Number)
@@ -394,7 +392,7 @@ async function main(): Promise<void> {
       for (const tool of order) await repetition(tool, size, rep)
     }
   }
-  const text = report(sizes, reps)
+  const text = report(sizes, reps) + (await riskSection())
   process.stdout.write(text)
   if (args.out) writeFileSync(args.out, text)
 }

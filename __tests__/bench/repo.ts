@@ -5,6 +5,7 @@
  * configMapGenerator with a hash suffix). Objects are ConfigMaps, Secrets and ServiceAccounts
  * (no Services: the test cluster has 254 cluster IPs; no workloads: there is no controller).
  */
+import { execFileSync } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 
@@ -61,6 +62,27 @@ export function benchRepoFiles(options: BenchRepoOptions): Map<string, string> {
       files.set(`manifests/${name}/${file}`, text)
   })
   return files
+}
+
+/** `git init` and commit everything in `dir`, with no identity or signing from the user's config. */
+export function commitBenchRepo(dir: string): void {
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([key]) => !key.startsWith('GIT_'))
+  )
+  const git = (...argv: string[]) => execFileSync('git', argv, { cwd: dir, env, stdio: 'pipe' })
+  git('init', '-q', '-b', 'main')
+  git('add', '-A')
+  git(
+    '-c',
+    'user.name=bench',
+    '-c',
+    'user.email=bench@example.invalid',
+    'commit',
+    '-q',
+    '--no-gpg-sign',
+    '-m',
+    'base'
+  )
 }
 
 /** Writes the files under `dir`. */
