@@ -19,6 +19,7 @@ import {
   hashRows,
   manifestHeading,
   riskLabelsById,
+  type EntryContext,
   type EntryPiece
 } from './entry-markdown.js'
 import { escapeHtml, inlineCode } from './markdown.js'
@@ -74,7 +75,7 @@ export function renderChanges(
   const content = options.content === undefined ? undefined : report.content
   const intro =
     heading + (content === undefined ? '' : renderContentIntro(content, options.content!))
-  const pieces = changed.map((m) => piecesOf(m, report, options))
+  const pieces = piecesOf(changed, report, options)
   const withDiffs = pieces.flatMap((p) => p.entries).filter((e) => e.withDiff !== undefined)
   const reserved =
     measure(intro) +
@@ -100,17 +101,20 @@ export function renderChanges(
   return { changes: intro + manifests + omitted + note, hashes, listed, complete }
 }
 
-function piecesOf(m: ManifestDiff, report: DiffReport, options: ChangesOptions): ManifestPieces {
+// The entry pieces of every manifest, over one index of the diffs and the risks.
+function piecesOf(
+  changed: readonly ManifestDiff[],
+  report: DiffReport,
+  options: ChangesOptions
+): ManifestPieces[] {
   const content = options.content === undefined ? undefined : report.content
-  return {
-    heading: manifestHeading(m),
-    entries: entryPieces(m, {
-      ...(content === undefined
-        ? {}
-        : { diffs: diffsById(content.diffs), source: content.source, content: options.content }),
-      risks: riskLabelsById(report.risks ?? [])
-    })
+  const context: EntryContext = {
+    ...(content === undefined
+      ? {}
+      : { diffs: diffsById(content.diffs), source: content.source, content: options.content }),
+    risks: riskLabelsById(report.risks ?? [])
   }
+  return changed.map((m) => ({ heading: manifestHeading(m), entries: entryPieces(m, context) }))
 }
 
 const plainSize = (p: ManifestPieces, measure: (text: string) => number): number =>
