@@ -11,7 +11,9 @@
  *   diff-content `state diff --content` (action only) after every object changed, the applied
  *                repository committed as the base: base render in a git worktree + head render
  *   sync-10pct   `apply --sync` after 10% of the objects changed
- * plus the bundle's cold start (`node index.js` in check mode) and the size of dist/.
+ * plus the bundle's cold start (`node index.js` in check mode) and the size of dist/, and the
+ * `risk-pass` scenario (__tests__/bench/risk-scenario.ts): what the risk pass adds to a
+ * 3,000-object Diff. `--only risk-pass` runs that one alone.
  *
  * Per scenario and tool it also prints the requests the API server received and the round trips
  * on the critical path, both read from the test cluster's audit log (__tests__/bench/requests.ts).
@@ -19,8 +21,9 @@
  * 15 ms each way, TLS untouched), as a cloud cluster tens of milliseconds from the runner is.
  *
  * Environment: BENCH_BUNDLE (the fresh bundle), KUBECONFIG, KUSTOMIZE_BIN, HELM_BIN (from
- * scripts/cluster.sh), TAZUNA_BIN (optional), TAZUNA_TEST_CLUSTER_DIR (the audit log). Arguments: --sizes 1000,10000
- * --reps 3 --large-reps 1 --shape kustomize|raw|helmfile --rtt MS --out FILE.
+ * scripts/cluster.sh), TAZUNA_BIN (optional), TAZUNA_TEST_CLUSTER_DIR (the audit log). Arguments:
+ * --sizes 1000,10000 --reps 3 --large-reps 1 --shape kustomize|raw|helmfile --rtt MS
+ * --risk-reps 3 --only risk-pass --out FILE.
  */
 import { execFileSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs'
@@ -30,6 +33,7 @@ import { parseArgs } from 'node:util'
 import { canMeasureMemory, measure, median, type Measurement } from '../__tests__/bench/measure.js'
 import {
   benchRepoFiles,
+  commitBenchRepo,
   manifestNames,
   writeBenchRepo,
   type BenchRepoOptions
@@ -42,6 +46,7 @@ import {
   verbCounts,
   type AuditedRequest
 } from '../__tests__/bench/requests.js'
+import { runRiskScenario } from '../__tests__/bench/risk-scenario.js'
 import { deleteBenchState } from '../__tests__/bench/state-cleanup.js'
 import { startTcpProxy, type TcpProxy } from '../__tests__/support/tcp-proxy.js'
 
@@ -55,6 +60,8 @@ const { values: args } = parseArgs({
     shape: { type: 'string', default: 'kustomize' },
     'cold-reps': { type: 'string', default: '15' },
     rtt: { type: 'string', default: '0' },
+    'risk-reps': { type: 'string', default: '3' },
+    only: { type: 'string' },
     out: { type: 'string' }
   }
 })
@@ -170,7 +177,7 @@ async function repetition(tool: Tool, size: number, rep: number): Promise<void> 
   await run(tool, 'sync-noop', size, ['apply', '--sync'], file)
   if (tool === 'action') {
     // The applied repository is the base commit; the working tree changes every object.
-    commitBase(dir)
+    commitBenchRepo(dir)
     writeBenchRepo(dir, benchRepoFiles({ ...options, modifyEvery: 1 }))
     await run(tool, 'diff-content', size, ['state', 'diff', '--content'], file)
   }
@@ -188,27 +195,6 @@ async function repetition(tool: Tool, size: number, rep: number): Promise<void> 
 function expectedObjects(size: number): number {
   const l = layoutOf(size)
   return l.manifests * l.objectsPerManifest
-}
-
-/** `git init` and commit everything in `dir`, with no identity or signing from the user's config. */
-function commitBase(dir: string): void {
-  const env = Object.fromEntries(
-    Object.entries(process.env).filter(([key]) => !key.startsWith('GIT_'))
-  )
-  const git = (...argv: string[]) => execFileSync('git', argv, { cwd: dir, env, stdio: 'pipe' })
-  git('init', '-q', '-b', 'main')
-  git('add', '-A')
-  git(
-    '-c',
-    'user.name=bench',
-    '-c',
-    'user.email=bench@example.invalid',
-    'commit',
-    '-q',
-    '--no-gpg-sign',
-    '-m',
-    'base'
-  )
 }
 
 async function coldStart(reps: number): Promise<void> {
@@ -480,7 +466,20 @@ function report(sizes: number[], reps: Record<number, number>): string {
   return lines.join('\n') + '\n'
 }
 
+async function riskSection(): Promise<string> {
+  process.stderr.write('risk-pass: 3,000 objects\n')
+  const cli = [process.execPath, path.join(bundle, 'cli.js')]
+  return runRiskScenario({ cli, reps: Number(args['risk-reps']), warm: 20 })
+}
+
 async function main(): Promise<void> {
+  if (args.only === 'risk-pass') {
+    const text = await riskSection()
+    process.stdout.write(text)
+    if (args.out) writeFileSync(args.out, text)
+    return
+  }
+  if (args.only !== undefined) throw new Error(`--only takes risk-pass, got ${args.only}`)
   const sizes = (args.sizes ?? '')
     .split(',')
     .map(Number)
@@ -521,7 +520,7 @@ async function main(): Promise<void> {
     }
   }
   await proxy?.close()
-  const text = report(sizes, reps)
+  const text = report(sizes, reps) + (await riskSection())
   process.stdout.write(text)
   if (args.out) writeFileSync(args.out, text)
 }

@@ -7,6 +7,7 @@
  * `helmfile` makes each manifest a helmfile of two releases of one local chart (ConfigMaps),
  * with `helmfile.defaultNamespace` set, as a team using both tools writes it.
  */
+import { execFileSync } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 
@@ -64,6 +65,27 @@ export function benchRepoFiles(options: BenchRepoOptions): Map<string, string> {
   })
   if (options.shape === 'helmfile') for (const [f, t] of CHART) files.set(`charts/bench/${f}`, t)
   return files
+}
+
+/** `git init` and commit everything in `dir`, with no identity or signing from the user's config. */
+export function commitBenchRepo(dir: string): void {
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([key]) => !key.startsWith('GIT_'))
+  )
+  const git = (...argv: string[]) => execFileSync('git', argv, { cwd: dir, env, stdio: 'pipe' })
+  git('init', '-q', '-b', 'main')
+  git('add', '-A')
+  git(
+    '-c',
+    'user.name=bench',
+    '-c',
+    'user.email=bench@example.invalid',
+    'commit',
+    '-q',
+    '--no-gpg-sign',
+    '-m',
+    'base'
+  )
 }
 
 /** Writes the files under `dir`. */

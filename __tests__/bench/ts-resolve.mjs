@@ -5,7 +5,9 @@ import { registerHooks } from 'node:module'
 
 const roots = [
   new URL('.', import.meta.url).href,
-  new URL('../../scripts/bench', import.meta.url).href
+  new URL('../../scripts/bench', import.meta.url).href,
+  // risk-pass.ts times the risk pass in-process: it imports src/ (with transform-types)
+  new URL('../../src/', import.meta.url).href
 ]
 
 registerHooks({

@@ -227,9 +227,9 @@ describe('pull-request runs', () => {
     expect([...comment!.body].length).toBeLessThan(65_536)
     expect(balanceOf(comment!.body)).toEqual(wellFormed)
     expect(r.outputs.added).toBe('2505')
-    expect(comment!.body).toContain(
-      `| \`${repo.manifests.config}\` | kustomize | 2501 | 0 | 0 | 0 |`
-    )
+    // The long manifest lists its first entries, and says how many more the summary has.
+    expect(comment!.body).toContain(`- **added** \`/v1/ConfigMap/${repo.namespace}/extra-00000\``)
+    expect(comment!.body).toMatch(/- …and \d+ more entries \(the job summary has them\)/)
     expect(r.summary).toContain('/v1/ConfigMap/' + repo.namespace + '/extra-02499')
     expect(r.summary.length).toBeGreaterThan(comment!.body.length)
     expect(balanceOf(r.summary)).toEqual(wellFormed)
@@ -254,7 +254,10 @@ describe('pull-request runs with content diffs', () => {
     const [comment] = commentsOn(8)
     const body = comment!.body
     expect(balanceOf(body)).toEqual(wellFormed)
-    expect(body).toContain('#### Changes inside objects')
+    expect(body).toContain('#### Changes by manifest')
+    expect(body).toMatch(
+      /<details open><summary><b>modified<\/b> <code>\/v1\/ConfigMap\/e2e-\w+\/settings<\/code>/
+    )
     expect(body).toContain('**deployed → proposed**')
     expect(body).toContain('-  GREETING: hello\n')
     expect(body).toContain('+  GREETING: hola\n')

@@ -1,10 +1,10 @@
 /**
- * The two Diff renderings the action publishes: the sticky PR comment (marker first, short
- * hashes, under GitHub's 65,536-character limit) and the job summary (whole hashes, under the
- * 1 MiB step-summary limit).
+ * The two Diff renderings the action publishes, in the same reviewer's order
+ * (src/report/diff-markdown.ts): the sticky PR comment (marker first, short hashes, under
+ * GitHub's 65,536-character limit) and the job summary (whole hashes, more lines per diff,
+ * under the 1 MiB step-summary limit).
  */
-import { renderContentSection, type ContentSectionOptions } from './content-diff-markdown.js'
-import { renderDiffMarkdown, type DiffMarkdown, type DiffMarkdownOptions } from './diff-markdown.js'
+import { renderDiffMarkdown, type DiffMarkdown } from './diff-markdown.js'
 import { renderMarker } from './marker.js'
 import { inlineCode, utf8Length } from './markdown.js'
 import type { DiffReport } from './model.js'
@@ -16,6 +16,13 @@ export const commentBudget = 65_000
 
 /** Job summaries are limited to 1 MiB per step; larger uploads are rejected. */
 export const summaryBudget = 1_000_000
+
+/**
+ * Content diffs show open until the open ones reach this many characters (a few screens of a
+ * review), collapsed after; the job summary, read when the comment is not enough, opens more.
+ */
+const commentOpenBudget = 20_000
+const summaryOpenBudget = 200_000
 
 /**
  * The sticky PR comment; `summaryUrl` is where the full report (the job summary) is. A computed
@@ -31,16 +38,17 @@ export function renderComment(
     options.summaryUrl === undefined ? 'the job summary' : `[job summary](${options.summaryUrl})`
   const digests = report.problems.length === 0 ? diffDigests(report.manifests) : undefined
   const tail = digests === undefined ? '' : reviewedTail(report, digests)
-  const rendered = withContent(
-    report,
-    {
-      budget: (options.budget ?? commentBudget) - tail.length,
-      marker: renderMarker(report, digests),
-      hashLength: 12,
-      fullReport: summary
-    },
-    { linesPerObject: 120, fullDiff: `full diff: ${summary} and \`report.diff\`` }
-  )
+  const rendered = renderDiffMarkdown(report, {
+    budget: (options.budget ?? commentBudget) - tail.length,
+    marker: renderMarker(report, digests),
+    hashLength: 12,
+    fullReport: summary,
+    content: {
+      linesPerObject: 120,
+      fullDiff: `full diff: ${summary} and \`report.diff\``,
+      openBudget: commentOpenBudget
+    }
+  })
   return { ...rendered, markdown: rendered.markdown + tail }
 }
 
@@ -56,42 +64,22 @@ export function renderDiffSummary(
   options: { reportPath?: string; budget?: number } = {}
 ): DiffMarkdown {
   const diffPath = options.reportPath?.replace(/report\.json$/, 'report.diff')
-  return withContent(
-    report,
-    {
-      budget: options.budget ?? summaryBudget,
-      measure: utf8Length,
-      hashLength: 64,
-      riskLimit: 500,
-      ...(options.reportPath === undefined
-        ? {}
-        : { fullReport: `${inlineCode(options.reportPath)} (the report-path output)` })
-    },
-    {
+  return renderDiffMarkdown(report, {
+    budget: options.budget ?? summaryBudget,
+    measure: utf8Length,
+    hashLength: 64,
+    riskLimit: 500,
+    ...(options.reportPath === undefined
+      ? {}
+      : { fullReport: `${inlineCode(options.reportPath)} (the report-path output)` }),
+    content: {
       linesPerObject: 2000,
       fullDiff:
         diffPath === undefined
           ? 'full diff: `report.diff`'
           : `full diff: ${inlineCode(diffPath)} (the diff-path output)`,
+      openBudget: summaryOpenBudget,
       timings: true
     }
-  )
-}
-
-// The entry table and the content diffs share the budget: the table gets what the content
-// leaves, but never less than 40% (it is the overview), and the content fills the rest.
-function withContent(
-  report: DiffReport,
-  table: DiffMarkdownOptions,
-  content: Omit<ContentSectionOptions, 'budget' | 'measure'>
-): DiffMarkdown {
-  if (report.content === undefined) return renderDiffMarkdown(report, table)
-  const measure = table.measure ?? ((text: string) => text.length)
-  const section = (budget: number): string =>
-    renderContentSection(report.content!, { ...content, budget, measure })
-  const wanted = measure(section(Infinity))
-  const tableBudget = table.budget - Math.min(wanted, Math.floor(table.budget * 0.6))
-  const rendered = renderDiffMarkdown(report, { ...table, budget: tableBudget })
-  const rest = section(table.budget - measure(rendered.markdown) - 1)
-  return { ...rendered, markdown: rendered.markdown + (rest === '' ? '' : `\n${rest}`) }
+  })
 }

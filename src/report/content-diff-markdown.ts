@@ -1,29 +1,31 @@
 /**
- * The content diffs as Markdown: one collapsed `<details>` per object holding a `diff` fence
- * longer than any backtick run in it, cut per object with "N more lines", and as many objects
- * as the budget allows. Every piece is closed before the next starts, so a cut never leaves a
- * fence or a `<details>` open (action conventions, pitfall 15).
+ * The content diffs as Markdown pieces that sit right under their Diff entry: one `<details>`
+ * per object (open near the top of the comment, collapsed further down) holding a `diff` fence
+ * longer than any backtick run in it, cut per object with "N more lines", and the one intro line
+ * saying what the diffs compare. Every piece is closed before the next starts, so leaving any
+ * out never leaves a fence or a `<details>` open (action conventions, pitfall 15).
  */
-import { resourceOf } from '../state/key.js'
 import {
   relationNote,
   type ContentReport,
   type ContentSource,
   type ObjectContentDiff
 } from './content-diff.js'
-
-export type { ContentReport } from './content-diff.js'
 import { clip, codeBlock, details, escapeHtml, inlineCode } from './markdown.js'
 
-/** Options of {@link renderContentSection}. */
-export interface ContentSectionOptions {
-  /** Upper bound of `measure(section)`. */
-  budget: number
-  measure?: (text: string) => number
+export type { ContentReport } from './content-diff.js'
+
+/** How the content diffs are shown. */
+export interface ContentOptions {
   /** Diff lines shown per object before "N more lines". */
   linesPerObject: number
   /** Where the whole diff is (Markdown), named by every cut. */
   fullDiff: string
+  /**
+   * Diffs are shown open until the open ones reach this size (in the budget's measure), and
+   * collapsed after it: a reviewer reads the first screens, and can still unfold the rest.
+   */
+  openBudget: number
   /** Show render timings (job summary). */
   timings?: boolean
 }
@@ -31,35 +33,15 @@ export interface ContentSectionOptions {
 /** Characters of one diff line shown (a one-line value can be very long). */
 const lineLimit = 1000
 
-/** The section; `''` when there is nothing to show or not even its heading fits. */
-export function renderContentSection(
+/**
+ * The paragraph under the changes heading: what the diffs compare with and how Secrets show,
+ * or the one notice saying why there are no diffs (the base could not be rendered).
+ */
+export function renderContentIntro(
   content: ContentReport,
-  options: ContentSectionOptions
+  options: Pick<ContentOptions, 'timings'>
 ): string {
-  const measure = options.measure ?? ((text: string) => text.length)
-  const head = heading(content, options)
-  if (content.notice === undefined && content.diffs.length === 0) return ''
-  const pieces = content.diffs.map((d) => objectPiece(d, content.source, options))
-  let used = measure(head)
-  if (used > options.budget) return ''
-  const shown: string[] = []
-  for (const [i, piece] of pieces.entries()) {
-    const rest = pieces.length - i - 1
-    const tail = rest === 0 ? '' : moreObjects(rest, options.fullDiff)
-    const size = measure(piece)
-    if (used + size + measure(tail) > options.budget) break
-    shown.push(piece)
-    used += size
-  }
-  const left = pieces.length - shown.length
-  const tail = left === 0 ? '' : moreObjects(left, options.fullDiff)
-  if (used + measure(tail) > options.budget) return ''
-  return head + shown.join('') + tail
-}
-
-function heading(content: ContentReport, options: ContentSectionOptions): string {
-  const title = '#### Changes inside objects\n\n'
-  if (content.notice !== undefined) return `${title}${escapeHtml(content.notice)}\n\n`
+  if (content.notice !== undefined) return `${escapeHtml(content.notice)}\n\n`
   const against =
     content.source === 'live'
       ? 'Compared with the live objects (server-side dry run of the head render).'
@@ -69,34 +51,46 @@ function heading(content: ContentReport, options: ContentSectionOptions): string
     : ''
   const secrets = ' Secret values are shown as fingerprints only.'
   const timings =
-    options.timings && content.timings
+    options.timings === true && content.timings
       ? `\n\nRender time: head ${seconds(content.timings.headMs)}, ${content.source} ${seconds(content.timings.beforeMs)} (concurrently).`
       : ''
-  return `${title}${against}${deployed}${secrets}${timings}\n\n`
+  return `${against}${deployed}${secrets}${timings}\n\n`
 }
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`
 
-function objectPiece(
+/**
+ * The note an entry without diff lines gets instead of a diff (`undefined` for an object with
+ * lines): why nothing changes inside it (the base is not applied yet), or that nothing does.
+ */
+export function noDiffNote(d: ObjectContentDiff): string | undefined {
+  if (d.lines.length > 0) return undefined
+  return relationNote(d.relation) ?? 'no content change'
+}
+
+/**
+ * One object's diff as a `<details>` whose summary is `summaryHtml` (the entry itself, already
+ * escaped), preceded and followed by a blank line so that it never joins a list around it.
+ */
+export function renderObjectDiff(
   d: ObjectContentDiff,
   source: ContentSource,
-  options: ContentSectionOptions
+  options: Pick<ContentOptions, 'linesPerObject' | 'fullDiff'> & {
+    summaryHtml: string
+    open: boolean
+  }
 ): string {
-  const what = `${inlineCode(resourceOf(d.key))} in ${inlineCode(d.manifest)}`
   const note = relationNote(d.relation)
-  if (d.lines.length === 0) return `- ${what}: ${escapeHtml(note ?? 'no content change')}.\n\n`
-  const summary = `<code>${escapeHtml(resourceOf(d.key))}</code> · <code>${escapeHtml(d.manifest)}</code> · ${d.type}${d.relation === 'base-differs' ? ' ⚠️' : ''}`
   const shown = d.lines.slice(0, options.linesPerObject).map((line) => clip(line, lineLimit))
   const more = d.lines.length - shown.length
   const warning = note === undefined ? '' : `> ⚠️ ${escapeHtml(note)}.\n\n`
   const cut =
     more === 0 ? '' : `\n… ${more} more line${more === 1 ? '' : 's'} (${options.fullDiff}).\n`
   const from = source === 'live' ? 'live' : 'base'
-  return details(
-    summary,
-    `${warning}${codeBlock([`--- ${from}`, '+++ head', ...shown].join('\n'), 'diff')}${cut}`
-  )
+  const body = `${warning}${codeBlock([`--- ${from}`, '+++ head', ...shown].join('\n'), 'diff')}${cut}`
+  return `\n${details(options.summaryHtml, body, options.open)}\n`
 }
 
-const moreObjects = (n: number, fullDiff: string): string =>
-  `\n…and ${n} more object${n === 1 ? '' : 's'} (${fullDiff}).\n`
+/** The summary of an object whose base differs from State gets a warning sign. */
+export const relationMark = (d: ObjectContentDiff): string =>
+  d.relation === 'base-differs' ? ' ⚠️' : ''

@@ -1,21 +1,19 @@
 /**
- * The Diff as Markdown, for the sticky PR comment and the job summary. The text is budgeted:
- * when the whole report does not fit, detail is dropped in steps (per-entry rows of some
- * manifests -> per-manifest counts -> headline only), and every step is assembled from closed
- * pieces, so no fence or `<details>` is ever left open (action conventions, pitfall 15).
+ * The Diff as Markdown, for the sticky PR comment and the job summary, in the order a reviewer
+ * reads it: the risks and their count first (the first visible line), the title and headline,
+ * the apply plan, then per manifest each entry with its content diff right under it
+ * (src/report/changes-markdown.ts), and last the content hashes in one collapsed block. The
+ * text is budgeted: when the whole report does not fit, detail is dropped in steps (hash rows ->
+ * diffs -> entry lines of some manifests -> per-manifest counts -> headline only), and every
+ * step is assembled from closed pieces, so no fence or `<details>` is ever left open (action
+ * conventions, pitfall 15).
  */
 import { formatProblem, type ConfigProblem } from '../errors.js'
+import { renderChanges } from './changes-markdown.js'
+import type { ContentOptions } from './content-diff-markdown.js'
 import { renderPlanGraph } from './mermaid.js'
-import { clip, codeBlock, describeCounts, details, escapeHtml, inlineCode } from './markdown.js'
-import {
-  countEntries,
-  sortEntries,
-  sumCounts,
-  type DiffEntry,
-  type DiffReport,
-  type ManifestDiff
-} from './model.js'
-import { resourceOf } from '../state/key.js'
+import { clip, codeBlock, describeCounts, details, inlineCode } from './markdown.js'
+import { countEntries, sumCounts, type DiffReport, type ManifestDiff } from './model.js'
 import { renderRisksSection } from './risks-markdown.js'
 
 /** How much of the Diff made it into the text. */
@@ -35,6 +33,8 @@ export interface DiffMarkdownOptions {
   fullReport?: string
   /** Risk findings listed at the top (the headline counts all of them); 30 unless given. */
   riskLimit?: number
+  /** How the report's content diffs are shown under their entries; without it, none are. */
+  content?: ContentOptions
 }
 
 /** The rendered Markdown and what was left out. */
@@ -48,6 +48,8 @@ export interface DiffMarkdown {
 const headlineProblemLimit = 20
 const problemLineLimit = 1000
 const unchangedNameLimit = 50
+/** Diffs may take up to this share of the budget before every manifest lists its entries. */
+const diffShare = 0.6
 
 /** Renders the Diff report within the budget; throws only if even the headline cannot fit. */
 export function renderDiffMarkdown(report: DiffReport, options: DiffMarkdownOptions): DiffMarkdown {
@@ -59,57 +61,26 @@ export function renderDiffMarkdown(report: DiffReport, options: DiffMarkdownOpti
     renderRisksSection(report.risks ?? [], options.riskLimit ?? 30),
     title(report)
   ]
-  const full = [...head, headline(report), problemsSection(report.problems, Infinity)]
+  const full = head.join('') + headline(report) + problemsSection(report.problems, Infinity)
   const plan = report.plan === undefined ? '' : planSection(report, changed)
   const unchanged = unchangedLine(report.manifests)
-
-  const detailed = changed.map((m) => manifestDetails(m, options.hashLength))
-  const rows = changed.map(countsRow)
-  const fixed =
-    measure(full.join('') + plan + unchanged + manifestsHeading(changed.length)) +
-    measure(countsTableHead) +
-    measure(footer(options.fullReport, 'counts'))
-  const chosen = chooseDetailed(
-    detailed.map(measure),
-    rows.map(measure),
-    options.budget - fixed,
-    measure(countsTableHead)
-  )
-  if (chosen !== undefined) {
-    const omitted = changed.filter((_, i) => !chosen[i])
-    const detail: Detail = omitted.length === 0 || chosen.some(Boolean) ? 'entries' : 'counts'
-    const manifests =
-      changed.length === 0
-        ? ''
-        : manifestsHeading(changed.length) +
-          detailed.filter((_, i) => chosen[i]).join('\n') +
-          (omitted.length === 0 ? '' : omittedTable(rows.filter((_, i) => !chosen[i])))
-    const markdown =
-      full.join('') + plan + manifests + unchanged + footer(options.fullReport, detail)
-    return { markdown, detail, omitted: omitted.map((m) => m.manifest) }
-  }
-  return renderHeadlineOnly(report, options, head, measure)
-}
-
-// Picks which changed manifests keep their entry rows: all of them if they fit, otherwise
-// greedily in declaration order, the others falling back to a counts row. Undefined when not
-// even the counts of every manifest fit.
-function chooseDetailed(
-  detailedSizes: number[],
-  rowSizes: number[],
-  room: number,
-  tableHeadSize: number
-): boolean[] | undefined {
-  const all = detailedSizes.reduce((a, b) => a + b + 1, 0)
-  if (all <= room + tableHeadSize) return detailedSizes.map(() => true)
-  let used = rowSizes.reduce((a, b) => a + b, 0)
-  if (used > room) return undefined
-  return detailedSizes.map((size, i) => {
-    const grown = used - rowSizes[i]! + size + 1
-    if (grown > room) return false
-    used = grown
-    return true
+  const fixed = measure(full + plan + unchanged + footer(options.fullReport, 'counts'))
+  const changes = renderChanges(report, changed, options.budget - fixed, {
+    measure,
+    hashLength: options.hashLength,
+    ...(options.content === undefined ? {} : { content: options.content }),
+    diffShare: Math.floor(options.budget * diffShare)
   })
+  if (changes === undefined) return renderHeadlineOnly(report, options, head, measure)
+  const omitted = changed.filter((_, i) => !changes.complete[i])
+  const detail: Detail = omitted.length === 0 || changes.listed.some(Boolean) ? 'entries' : 'counts'
+  const markdown =
+    full + plan + changes.changes + unchanged + changes.hashes + footer(options.fullReport, detail)
+  // Without entries nothing above was cut: long problem lists leave only the headline.
+  if (measure(markdown) > options.budget) {
+    return renderHeadlineOnly(report, options, head, measure)
+  }
+  return { markdown, detail, omitted: omitted.map((m) => m.manifest) }
 }
 
 function renderHeadlineOnly(
@@ -189,45 +160,6 @@ const planSection = (report: DiffReport, changed: readonly ManifestDiff[]): stri
     `${codeBlock(graph, 'mermaid')}\n${layers}\n`
   ).concat('\n')
 }
-
-const manifestsHeading = (changed: number): string =>
-  changed === 0 ? '' : `#### Manifests with entries\n\n`
-
-const diffMarks: Record<DiffEntry['type'], string> = {
-  added: '+',
-  modified: '!',
-  removed: '-',
-  'always-sync': '#'
-}
-
-const manifestDetails = (m: ManifestDiff, hashLength: number): string => {
-  const entries = sortEntries(m.entries)
-  const width = Math.min(60, Math.max(...entries.map((e) => resourceOf(e.key).length)))
-  const rows = entries.map((e) => {
-    const hash = (h: string | undefined): string => (h ?? '').slice(0, hashLength)
-    const hashes =
-      e.type === 'modified'
-        ? `${hash(e.oldHash)} -> ${hash(e.newHash)}`
-        : e.type === 'removed'
-          ? `(was: ${hash(e.oldHash)})`
-          : hash(e.newHash)
-    const line = `${diffMarks[e.type]} ${e.type.padEnd(12)} ${resourceOf(e.key).padEnd(width)} ${hashes}`
-    return line.trimEnd()
-  })
-  const summary = `<code>${escapeHtml(m.manifest)}</code> (${escapeHtml(m.type)}): ${describeCounts(countEntries(entries))}`
-  return details(summary, codeBlock(rows.join('\n'), 'diff'), entries.length <= 30)
-}
-
-const countsTableHead =
-  '\nEntries left out to fit (the job summary has them):\n\n' +
-  '| Manifest | Type | Added | Modified | Removed | Always-sync |\n| --- | --- | ---: | ---: | ---: | ---: |\n'
-
-const countsRow = (m: ManifestDiff): string => {
-  const c = countEntries(m.entries)
-  return `| ${inlineCode(m.manifest)} | ${escapeHtml(m.type)} | ${c.added} | ${c.modified} | ${c.removed} | ${c.alwaysSync} |\n`
-}
-
-const omittedTable = (rows: readonly string[]): string => `${countsTableHead}${rows.join('')}`
 
 const unchangedLine = (manifests: readonly ManifestDiff[]): string => {
   const names = manifests.filter((m) => m.entries.length === 0).map((m) => m.manifest)

@@ -8,7 +8,8 @@ import type { Risk, RiskKind } from '../risk/model.js'
 import { resourceOf } from '../state/key.js'
 import { clip, escapeHtml, inlineCode } from './markdown.js'
 
-const LABELS: Record<RiskKind, string> = {
+/** How each kind reads in a finding and beside its entry. */
+export const riskLabels: Readonly<Record<RiskKind, string>> = {
   'will-fail': 'will fail on apply',
   'destroys-data': 'deletes data',
   'widens-access': 'widens access',
@@ -33,7 +34,7 @@ function riskLine(r: Risk): string {
   const accepted = r.accepted === true ? ' _(accepted by annotation)_' : ''
   const server =
     r.server === undefined ? '' : ` — the API server says: ${escapeHtml(flat(r.server))}`
-  return `- **${LABELS[r.kind]}**${accepted}: ${where}: ${clip(escapeHtml(flat(r.message)) + server, lineLimit)}\n`
+  return `- **${riskLabels[r.kind]}**${accepted}: ${where}: ${clip(escapeHtml(flat(r.message)) + server, lineLimit)}\n`
 }
 
 const flat = (text: string): string => text.replace(/\s*\r?\n\s*/g, ' ')

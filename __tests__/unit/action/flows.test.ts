@@ -308,7 +308,7 @@ describe('the Diff flow with content diffs', () => {
       expect(text).not.toContain('hunter2')
     }
     expect(poster.posted[0]!.body).toContain(
-      '<details><summary><code>apps/v1/Deployment/demo/web</code>'
+      '<details open><summary><b>added</b> <code>apps/v1/Deployment/demo/web</code></summary>'
     )
     expect(runner.notices).toEqual([])
   })

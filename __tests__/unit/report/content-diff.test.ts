@@ -10,7 +10,11 @@ import {
   renderReportDiff,
   type ObjectContentDiff
 } from '../../../src/report/content-diff.js'
-import { renderContentSection } from '../../../src/report/content-diff-markdown.js'
+import {
+  noDiffNote,
+  renderContentIntro,
+  renderObjectDiff
+} from '../../../src/report/content-diff-markdown.js'
 import { contentObject, renderContentYaml } from '../../../src/report/content-form.js'
 import { computeContentHash } from '../../../src/state/hash.js'
 import { report } from './fixtures.js'
@@ -241,27 +245,24 @@ const objectDiff = (name: string, lines: string[], extra: Partial<ObjectContentD
   ...extra
 })
 
-describe('renderContentSection', () => {
-  const options = { budget: Infinity, linesPerObject: 5, fullDiff: 'full diff: report.diff' }
+describe('renderObjectDiff and renderContentIntro', () => {
+  const options = { linesPerObject: 5, fullDiff: 'full diff: report.diff' }
+  const piece = (d: ObjectContentDiff, open = false) =>
+    renderObjectDiff(d, 'base', { ...options, summaryHtml: '<b>modified</b> x', open })
 
-  it('puts each object in one collapsed <details> with a diff fence', () => {
-    const md = renderContentSection(
-      { source: 'base', diffs: [objectDiff('a', ['@@ -1,1 +1,1 @@', '-x', '+y'])] },
-      options
+  it('puts an object in one <details>, open or collapsed, with a diff fence and blank lines around', () => {
+    const d = objectDiff('a', ['@@ -1,1 +1,1 @@', '-x', '+y'])
+    expect(piece(d)).toBe(
+      '\n<details><summary><b>modified</b> x</summary>\n\n' +
+        '```diff\n--- base\n+++ head\n@@ -1,1 +1,1 @@\n-x\n+y\n```\n\n</details>\n\n'
     )
-    expect(md).toContain('<details><summary><code>/v1/ConfigMap/app/a</code>')
-    expect(md).toContain('```diff\n--- base\n+++ head\n@@ -1,1 +1,1 @@\n-x\n+y\n```\n')
-    expect(md).toContain('**deployed → proposed**')
-    expect(balanceOf(md)).toEqual(wellFormed)
+    expect(piece(d, true)).toMatch(/^\n<details open><summary>/)
+    expect(balanceOf(piece(d))).toEqual(wellFormed)
   })
 
   it('makes the fence longer than any backtick run in the content', () => {
-    const md = renderContentSection(
-      {
-        source: 'base',
-        diffs: [objectDiff('a', ['+  readme: |', '+    ```', '+    ````` </details> <details>'])]
-      },
-      options
+    const md = piece(
+      objectDiff('a', ['+  readme: |', '+    ```', '+    ````` </details> <details>'])
     )
     expect(md).toContain('``````diff\n')
     expect(balanceOf(md)).toEqual(wellFormed)
@@ -269,39 +270,48 @@ describe('renderContentSection', () => {
 
   it('cuts an object after its line limit with "N more lines"', () => {
     const lines = Array.from({ length: 12 }, (_, i) => `+line ${i}`)
-    const md = renderContentSection({ source: 'base', diffs: [objectDiff('a', lines)] }, options)
+    const md = piece(objectDiff('a', lines))
     expect(md).toContain('+line 4\n```')
     expect(md).not.toContain('+line 5')
     expect(md).toContain('… 7 more lines (full diff: report.diff).')
   })
 
-  it('warns on an object whose base differs from State and gives not-applied ones a line', () => {
-    const md = renderContentSection(
-      {
-        source: 'base',
-        diffs: [
-          objectDiff('a', ['+x'], { relation: 'base-differs' }),
-          objectDiff('b', [], { relation: 'not-applied' })
-        ]
-      },
-      options
+  it('warns on an object whose base differs from State and notes a not-applied one', () => {
+    const differs = objectDiff('a', ['+x'], { relation: 'base-differs' })
+    expect(piece(differs)).toContain('> ⚠️ the base render differs from what State records')
+    expect(noDiffNote(differs)).toBeUndefined()
+    expect(noDiffNote(objectDiff('b', [], { relation: 'not-applied' }))).toMatch(
+      /^the same in base and head;/
     )
-    expect(md).toContain('> ⚠️ the base render differs from what State records')
-    expect(md).toContain('- `/v1/ConfigMap/app/b` in `m`: the same in base and head;')
-    expect(md).not.toContain('deployed → proposed')
+    expect(noDiffNote(objectDiff('c', [], { relation: 'live' }))).toBe('no content change')
+  })
+
+  it('says deployed → proposed only when some base is what State records', () => {
+    const deployed = {
+      source: 'base' as const,
+      baseSha: 'abcdef0123',
+      diffs: [objectDiff('a', ['+x'])]
+    }
+    expect(renderContentIntro(deployed, {})).toBe(
+      'Compared with the render of the base commit `abcdef0`. Where State records the base ' +
+        'render, each diff is exactly **deployed → proposed**. Secret values are shown as ' +
+        'fingerprints only.\n\n'
+    )
+    const differs = {
+      source: 'base' as const,
+      diffs: [objectDiff('a', ['+x'], { relation: 'base-differs' })]
+    }
+    expect(renderContentIntro(differs, {})).not.toContain('deployed → proposed')
   })
 
   it('says why once when the base could not be rendered', () => {
-    const md = renderContentSection(
-      {
-        source: 'base',
-        diffs: [],
-        notice: 'No content diff: the base commit could not be fetched'
-      },
-      options
-    )
-    expect(md).toBe(
-      '#### Changes inside objects\n\nNo content diff: the base commit could not be fetched\n\n'
+    const content = {
+      source: 'base' as const,
+      diffs: [],
+      notice: 'No content diff: the base commit could not be fetched'
+    }
+    expect(renderContentIntro(content, { timings: true })).toBe(
+      'No content diff: the base commit could not be fetched\n\n'
     )
   })
 })
@@ -329,15 +339,23 @@ describe('the comment with content diffs', () => {
     const { markdown } = renderComment(big)
     expect(markdown.length).toBeLessThanOrEqual(commentBudget)
     expect(balanceOf(markdown)).toEqual(wellFormed)
-    expect(markdown).toContain('#### Changes inside objects')
+    expect(markdown).toContain('#### Changes by manifest')
     expect(markdown).toMatch(
-      /…and \d+ more objects \(full diff: the job summary and `report\.diff`\)/
+      /The diffs of \d+ objects were left out to fit \(full diff: the job summary and `report\.diff`\)/
     )
+    // One long manifest lists its first entries (diffs under the first of them), not only a count.
+    expect(markdown).toContain(
+      '<details open><summary><b>modified</b> <code>/v1/ConfigMap/app/cm-0000</code></summary>'
+    )
+    expect(markdown).toMatch(/- …and \d+ more entries \(the job summary has them\)/)
+    expect(markdown).toContain('_(diff left out to fit)_')
   })
 
   it('shows every object in the job summary', () => {
     const { markdown } = renderDiffSummary(big, { reportPath: '/tmp/r/report.json' })
-    expect(markdown.match(/<details><summary><code>\/v1\/ConfigMap/g)).toHaveLength(3000)
+    const diffs = /<details( open)?><summary><b>modified<\/b> <code>\/v1\/ConfigMap/g
+    expect(markdown.match(diffs)).toHaveLength(3000)
+    expect(markdown).not.toContain('left out to fit')
     expect(balanceOf(markdown)).toEqual(wellFormed)
   })
 })

@@ -124,7 +124,14 @@ describe('renderDiffMarkdown budget', () => {
       'entries',
       ['m0']
     ],
-    ['no manifest fits: a counts table', [400, 400], 3_000, 'counts', ['m0', 'm1']],
+    [
+      'no manifest fits: the first lists the entries that fit, the other a counts row',
+      [400, 400],
+      3_000,
+      'entries',
+      ['m0', 'm1']
+    ],
+    ['not even one entry fits: a counts table', [400, 400], 700, 'counts', ['m0', 'm1']],
     [
       'not even the counts fit: the headline',
       Array(200).fill(1),
@@ -186,13 +193,12 @@ describe('renderDiffMarkdown budget', () => {
     expect(balanceOf(out.markdown)).toEqual(wellFormed)
   })
 
-  it('escapes HTML in the details summary', () => {
+  it('escapes HTML in the manifest heading and the hashes block', () => {
     const out = renderComment(
       report([{ manifest: '<img>', type: 'x</summary>', entries: entries('m', 'added', 1) }])
     )
-    expect(out.markdown).toContain(
-      '<summary><code>&lt;img&gt;</code> (x&lt;/summary&gt;): 1 added</summary>'
-    )
+    expect(out.markdown).toContain('##### `<img>` (x&lt;/summary&gt;): 1 added\n')
+    expect(out.markdown).toContain('`<img>` (x&lt;/summary&gt;):\n\n```diff\n')
     expect(balanceOf(out.markdown)).toEqual(wellFormed)
   })
 
@@ -208,8 +214,8 @@ describe('renderDiffMarkdown budget', () => {
     })
     expect(chars.markdown.length).toBeLessThanOrEqual(3000)
     expect(Buffer.byteLength(chars.markdown)).toBeGreaterThan(3000)
-    expect(chars.detail).toBe('entries')
-    expect(bytes.detail).toBe('counts')
+    expect(chars.omitted).toEqual([])
+    expect(bytes.omitted).toEqual(['m'])
     expect(Buffer.byteLength(bytes.markdown)).toBeLessThanOrEqual(3000)
   })
 })
