@@ -4,6 +4,7 @@
  * manifests -> per-manifest counts -> headline only), and every step is assembled from closed
  * pieces, so no fence or `<details>` is ever left open (action conventions, pitfall 15).
  */
+import { renderSnapshotSection } from './snapshot-source-markdown.js'
 import { formatProblem, type ConfigProblem } from '../errors.js'
 import { renderPlanGraph } from './mermaid.js'
 import { clip, codeBlock, describeCounts, details, escapeHtml, inlineCode } from './markdown.js'
@@ -57,7 +58,8 @@ export function renderDiffMarkdown(report: DiffReport, options: DiffMarkdownOpti
   const head = [
     options.marker === undefined ? '' : `${options.marker}\n`,
     renderRisksSection(report.risks ?? [], options.riskLimit ?? 30),
-    title(report)
+    title(report),
+    renderSnapshotSection(report)
   ]
   const full = [...head, headline(report), problemsSection(report.problems, Infinity)]
   const plan = report.plan === undefined ? '' : planSection(report, changed)
