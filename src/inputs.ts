@@ -16,6 +16,13 @@ export type Mode = 'check' | 'diff' | 'apply' | 'drift'
  * object (server-side dry run), or nothing (hashes only). */
 export type ContentDiffMode = 'base' | 'live' | 'off'
 
+/**
+ * Where a pull request's Diff reads State: the cluster, the State snapshot on the ref of input
+ * `state-snapshot`, or `auto` (the cluster when a kubeconfig is given, else the snapshot when its
+ * ref can be fetched). docs/state-snapshots.md#pull-requests-without-cluster-credentials
+ */
+export type StateSourceMode = 'cluster' | 'snapshot' | 'auto'
+
 /** Where the kubeconfig comes from: the ambient one, a file, or the input's own text. */
 export type KubeconfigSource =
   { kind: 'ambient' } | { kind: 'path'; path: string } | { kind: 'content'; content: string }
@@ -66,6 +73,8 @@ export interface Settings {
    * (docs/state-snapshots.md#on-a-git-ref); undefined: off.
    */
   stateSnapshotRef: string | undefined
+  /** Diff mode: where State is read (input `state-source`). */
+  stateSource: StateSourceMode
 }
 
 /** The runner's view of inputs, environment and event; main.ts binds it to @actions/*. */
@@ -101,6 +110,7 @@ export const inputDefaults = {
   'fail-on-drift': 'false',
   'drift-issue': 'false',
   'content-diff': 'base',
+  'state-source': 'auto',
   'oras-offline': 'false',
   'oras-no-cache': 'false',
   'skip-unchanged-renders': 'true',
@@ -113,6 +123,7 @@ type InputName = keyof typeof inputDefaults
 const modes = ['auto', 'check', 'diff', 'apply', 'drift'] as const
 const contentDiffModes = ['base', 'live', 'off'] as const
 const reviewedDiffModes = ['warn', 'require', 'off'] as const
+const stateSourceModes = ['cluster', 'snapshot', 'auto'] as const
 const pullRequestEvents = new Set(['pull_request', 'pull_request_target'])
 const pushEvents = new Set(['push'])
 const scheduledEvents = new Set(['schedule', 'workflow_dispatch'])
@@ -174,7 +185,8 @@ export function readSettings(source: InputSource): Settings {
     orasNoCache,
     skipUnchangedRenders: flag('skip-unchanged-renders'),
     reviewedDiff: parseReviewedDiff(read('reviewed-diff')),
-    stateSnapshotRef: parseStateSnapshot(read('state-snapshot'))
+    stateSnapshotRef: parseStateSnapshot(read('state-snapshot')),
+    stateSource: parseStateSource(read('state-source'))
   }
 }
 
@@ -185,6 +197,14 @@ export function parseStateSnapshot(value: string): string | undefined {
   if (problem === undefined) return value
   throw new InputError(
     `input "state-snapshot" must be off or a git ref such as refs/tazuna-state/<config>/<environment>; ${JSON.stringify(value)} ${problem}`
+  )
+}
+
+/** `cluster`, `snapshot` or `auto`; anything else names the input and the accepted values. */
+export function parseStateSource(value: string): StateSourceMode {
+  if ((stateSourceModes as readonly string[]).includes(value)) return value as StateSourceMode
+  throw new InputError(
+    `input "state-source" must be one of ${stateSourceModes.join(', ')}, got ${JSON.stringify(value)}`
   )
 }
 

@@ -20,6 +20,10 @@ import { repositoryRootOf } from './adapters/files/repository-root.js'
 import type { TwinCheckout } from './adapters/render/reuse.js'
 import { firstKnownAncestry, gitAncestry } from './adapters/git.js'
 import { gitSnapshotRefs } from './adapters/git-snapshot.js'
+import { hasAmbientKubeconfig } from './adapters/kube/config.js'
+import { chooseStateSource, type ChosenStateSource } from './action/state-source.js'
+import { snapshotSession } from './engine/snapshot-session.js'
+import type { SnapshotConfig } from './state/snapshot.js'
 import type { SnapshotPublishing } from './action/snapshot-flow.js'
 import { githubAncestry } from './adapters/github/compare.js'
 import { kubeconfigFileSecrets, kubeconfigSecrets } from './adapters/kube/kubeconfig-secrets.js'
@@ -36,6 +40,7 @@ import { readSettings, type KubeconfigSource, type Settings } from './inputs.js'
 import { renderAtCommit } from './engine/base-render.js'
 import type { BeforeSide } from './engine/content-diff.js'
 import type { PullRequest } from './action/ports.js'
+import type { SnapshotSource } from './report/model.js'
 import { systemClock } from './adapters/clock.js'
 import { causeFirst } from './errors.js'
 import { createSecretRegistry } from './render/secrets.js'
@@ -67,6 +72,7 @@ async function runMode(settings: Settings): Promise<void> {
     summaryFile: env.GITHUB_STEP_SUMMARY
   })
   const kubeconfig = kubeconfigPath(settings.kubeconfig, env.RUNNER_TEMP)
+  const state = await stateSourceOf(settings, runner)
   const engineSettings: EngineSettings = {
     file: settings.config,
     environment: settings.environment,
@@ -76,7 +82,7 @@ async function runMode(settings: Settings): Promise<void> {
     ...(settings.skipUnchangedRenders ? {} : { renderAll: true })
   }
   const portsFor = (confine: PathPolicy, twin?: TwinCheckout): EnginePorts =>
-    processEnginePorts({
+    withStateSource(state, {
       env,
       ...(kubeconfig === undefined ? {} : { kubeconfig }),
       codeDir: import.meta.dirname,
@@ -108,7 +114,7 @@ async function runMode(settings: Settings): Promise<void> {
     sha: github.context.sha ?? ''
   }
   try {
-    await runFlow(settings, { engine, ports, basePortsFor, engineSettings }, runner, target)
+    await runFlow(settings, { engine, ports, basePortsFor, engineSettings, state }, runner, target)
   } catch (error) {
     // Messages can quote rendered output or a tool's stderr: mask what the renderers registered.
     throw new Error(engine.redact(error instanceof Error ? error.message : String(error)), {
@@ -126,11 +132,13 @@ interface Engines {
   /** Ports for an engine over another checkout's tazuna.yaml (the base worktree). */
   basePortsFor: (file: string, twin: TwinCheckout) => EnginePorts
   engineSettings: EngineSettings
+  /** Where a Diff reads State (input state-source). */
+  state: ChosenStateSource
 }
 
 async function runFlow(
   settings: Settings,
-  { engine, ports, basePortsFor, engineSettings }: Engines,
+  { engine, ports, basePortsFor, engineSettings, state }: Engines,
   runner: Runner,
   target: { config: string; environment: string; sha: string }
 ): Promise<void> {
@@ -188,9 +196,47 @@ async function runFlow(
       failOnDiff: settings.failOnDiff,
       failOnRisk: settings.failOnRisk,
       prune: settings.prune,
-      ...summaryUrlOf()
+      ...summaryUrlOf(),
+      ...snapshotSourceOf(state, pullRequest)
     }
   )
+}
+
+// Input state-source, for Diff runs only: a merge or drift run always needs the cluster.
+async function stateSourceOf(settings: Settings, runner: Runner): Promise<ChosenStateSource> {
+  if (settings.mode !== 'diff') return { source: 'cluster' }
+  const { root, config } = snapshotConfigOf(settings)
+  return chooseStateSource(settings.stateSource, settings.stateSnapshotRef, {
+    kubeconfigGiven:
+      settings.kubeconfig.kind !== 'ambient' || hasAmbientKubeconfig(process.env, os.homedir()),
+    fetch: (ref) => gitSnapshotRefs(root).fetch(ref),
+    expected: config,
+    runner
+  })
+}
+
+// Against a snapshot, every engine of the run (the base commit's too) has the snapshot as its
+// cluster session: State from the snapshot, and no request to any cluster.
+function withStateSource(
+  state: ChosenStateSource,
+  options: Parameters<typeof processEnginePorts>[0]
+): EnginePorts {
+  const ports = processEnginePorts(options)
+  if (state.source === 'cluster') return ports
+  const session = snapshotSession(state.snapshot, state.describe)
+  return { ...ports, openSession: () => Promise.resolve(session) }
+}
+
+function snapshotSourceOf(
+  state: ChosenStateSource,
+  pullRequest: PullRequest | undefined
+): { snapshot?: SnapshotSource } {
+  if (state.source === 'cluster') return {}
+  const { commit, createdAt, writtenBy } = state.snapshot
+  const baseSha = pullRequest?.baseSha
+  return {
+    snapshot: { ref: state.ref, commit, createdAt, writtenBy, ...(baseSha ? { baseSha } : {}) }
+  }
 }
 
 // The before side of content diffs. Base mode renders the pull request's base commit with a
@@ -299,15 +345,11 @@ function snapshotPublishingOf(
 ): SnapshotPublishing | undefined {
   const ref = settings.stateSnapshotRef
   if (ref === undefined) return undefined
-  const file = path.resolve(settings.config)
-  const root = repositoryRootOf(path.dirname(file)) ?? path.dirname(file)
+  const { root, config } = snapshotConfigOf(settings)
   return {
     ref,
     origin: {
-      config: {
-        path: path.relative(root, file).split(path.sep).join('/'),
-        environment: target.environment
-      },
+      config,
       commit: target.sha,
       writtenBy: runUrlOf().runUrl ?? `tazuna-action ${packageJson.version}`,
       version: packageJson.version
@@ -315,6 +357,14 @@ function snapshotPublishingOf(
     now: () => systemClock.now(),
     publish: (name, text, message) => gitSnapshotRefs(root).publish(name, text, message)
   }
+}
+
+// The repository that holds tazuna.yaml, and the configuration's identity in snapshots.
+function snapshotConfigOf(settings: Settings): { root: string; config: SnapshotConfig } {
+  const file = path.resolve(settings.config)
+  const root = repositoryRootOf(path.dirname(file)) ?? path.dirname(file)
+  const relative = path.relative(root, file).split(path.sep).join('/')
+  return { root, config: { path: relative, environment: settings.environment } }
 }
 
 // The holder names the run, so whoever waits for the lock knows which one holds it.

@@ -9,7 +9,15 @@ import path from 'node:path'
 import { renderComment, renderDiffSummary } from '../report/comment.js'
 import { renderReportDiff } from '../report/content-diff.js'
 import { countOutputs, diffReportJson, problemsText } from '../report/files.js'
-import { countEntries, hasChanges, sumCounts, type DiffReport } from '../report/model.js'
+import {
+  countEntries,
+  hasChanges,
+  sumCounts,
+  type DiffReport,
+  type SnapshotSource
+} from '../report/model.js'
+import { isStale } from '../report/snapshot-source-markdown.js'
+import { renderNotComparedText } from '../state/snapshot-diff.js'
 import { describeCounts } from '../report/markdown.js'
 import { checkFailure, runCheck } from './check-flow.js'
 import { renderDiffText } from '../state/text.js'
@@ -41,6 +49,8 @@ export interface DiffFlowOptions {
   prune?: boolean
   /** The run's page, where the job summary is. */
   summaryUrl?: string
+  /** The State snapshot the engine's session reads, when State does not come from the cluster. */
+  snapshot?: SnapshotSource
 }
 
 /** What the Diff flow works with. */
@@ -65,10 +75,11 @@ export interface DiffFlowDeps {
 export async function runDiffFlow(deps: DiffFlowDeps, options: DiffFlowOptions): Promise<void> {
   const { engine, runner } = deps
   const redact = deps.redact ?? ((text: string) => engine.redact(text))
+  if (options.snapshot !== undefined) logSnapshotSource(runner, options.snapshot)
   const checked = await runCheck(engine, runner)
-  const { manifests, content, risks } =
+  const { manifests, content, risks, notCompared } =
     checked.run === undefined
-      ? { manifests: [], content: undefined, risks: [] }
+      ? { manifests: [], content: undefined, risks: [], notCompared: [] }
       : await diffWithContent(engine, checked.run, {
           ...(deps.before ? { before: deps.before } : {}),
           ...(options.prune === undefined ? {} : { prune: options.prune }),
@@ -85,9 +96,13 @@ export async function runDiffFlow(deps: DiffFlowDeps, options: DiffFlowOptions):
     problems: checked.problems,
     ...(content === undefined ? {} : { content }),
     ...(risks.length === 0 ? {} : { risks }),
+    ...(options.snapshot === undefined ? {} : { snapshot: options.snapshot, notCompared }),
     ...renderersOf(engine)
   }
-  const text = report.problems.length > 0 ? problemsText(report) : renderDiffText(manifests)
+  const text =
+    report.problems.length > 0
+      ? problemsText(report)
+      : renderDiffText(manifests) + renderNotComparedText(notCompared)
   const reportPath = runner.writeReport({
     json: redact(diffReportJson(report)),
     text: redact(text),
@@ -122,6 +137,17 @@ export async function runDiffFlow(deps: DiffFlowDeps, options: DiffFlowOptions):
   if (failing.length > 0) {
     throw new Error(
       `${describeRisks(failing)} (fail-on-risk: ${options.failOnRisk!.join(',')}); accept one with the annotation tazuna-action/accept-risk: <kind> on its object`
+    )
+  }
+}
+
+function logSnapshotSource(runner: Runner, s: SnapshotSource): void {
+  runner.info(
+    `State: the State snapshot on ${s.ref} of commit ${s.commit || '(unknown)'}, written ${s.createdAt} by ${s.writtenBy}; the cluster is not read`
+  )
+  if (isStale(s)) {
+    runner.warning(
+      `The State snapshot on ${s.ref} is of commit ${s.commit || '(unknown)'}, not of the base branch's head ${s.baseSha}: the Diff may show or hide changes of other merges`
     )
   }
 }

@@ -16,6 +16,8 @@ import type { Risk } from '../risk/model.js'
 import type { ContentReport } from '../report/content-diff-markdown.js'
 import type { ManifestDiff } from '../report/model.js'
 import type { BeforeRender, HeadRendered } from './base-render.js'
+import { canonicalJson } from '../state/hash.js'
+import { settleWithheldSecrets, type NotComparedEntry } from '../state/snapshot-diff.js'
 
 /**
  * Where the before side comes from: the base commit's render (rendered by `render`), or the
@@ -42,6 +44,11 @@ export interface DiffWithContent {
   content?: ContentReport
   /** The risk pass over the Diff and both sides of its content diff (docs/risks.md). */
   risks: Risk[]
+  /**
+   * Against a State snapshot: the Secret entries whose change could not be told (their base and
+   * head renders differ, or there is no base render); empty against the cluster.
+   */
+  notCompared: NotComparedEntry[]
 }
 
 /** What {@link diffWithContent} takes besides the engine and the run. */
@@ -85,7 +92,8 @@ export async function diffWithContent(
   return {
     manifests: found.manifests,
     ...(found.content === undefined ? {} : { content: found.content }),
-    risks
+    risks,
+    notCompared: found.notCompared ?? []
   }
 }
 
@@ -104,6 +112,7 @@ async function recordedKeys(
 /** The Diff, its content report and the two sides the risk pass reads. */
 interface FoundContent {
   manifests: ManifestDiff[]
+  notCompared?: NotComparedEntry[]
   content?: ContentReport
   sides?: {
     before: RenderedObjects
@@ -118,7 +127,7 @@ async function contentOf(
   deps: ContentDeps
 ): Promise<FoundContent> {
   const { before } = deps
-  if (before === undefined) return { manifests: await engine.diff(run) }
+  if (before === undefined) return settled(await engine.diff(run))
   if (before.source === 'live') return liveContent(engine, run, deps)
   const started = deps.now()
   // Only manifests with Diff entries have objects to show: the others render on neither side
@@ -135,7 +144,11 @@ async function contentOf(
   const other = timed(deps.now, started, () => before.render(headRendered))
   const [h, b] = await Promise.allSettled([head, other])
   if (h.status === 'rejected') throw h.reason
-  const { manifests, objects } = h.value.result
+  const { objects } = h.value.result
+  const { manifests, notCompared } = settled(
+    h.value.result.manifests,
+    b.status === 'fulfilled' ? { before: b.value.result.objects, head: objects } : undefined
+  )
   const common = {
     source: before.source,
     ...(before.baseSha ? { baseSha: before.baseSha } : {})
@@ -143,7 +156,7 @@ async function contentOf(
   if (b.status === 'rejected') {
     const notice = unavailableNotice(before.source, engine.redact(messageOf(b.reason)))
     deps.notice(notice)
-    return { manifests, content: { ...common, diffs: [], notice } }
+    return { manifests, notCompared, content: { ...common, diffs: [], notice } }
   }
   const redact = (text: string): string => engine.redact(b.value.result.redact(text))
   const diffs = computeContentDiffs(
@@ -154,6 +167,7 @@ async function contentOf(
   const timings = { headMs: h.value.ms, beforeMs: b.value.ms }
   return {
     manifests,
+    notCompared,
     content: { ...common, diffs, timings },
     sides: { before: b.value.result.objects, head: objects }
   }
@@ -167,7 +181,7 @@ async function liveContent(
   deps: Omit<ContentDeps, 'before'>
 ): Promise<FoundContent> {
   const started = deps.now()
-  const manifests = await engine.diff(run)
+  const { manifests, notCompared } = settled(await engine.diff(run))
   const headMs = deps.now() - started
   try {
     const { live, proposed, refusals } = await engine.liveObjects(run, manifests)
@@ -183,14 +197,31 @@ async function liveContent(
     const timings = { headMs, beforeMs: deps.now() - started - headMs }
     return {
       manifests,
+      notCompared,
       content: { source: 'live', diffs, timings },
       sides: { before: live, head: proposed, refusals }
     }
   } catch (error) {
     const notice = unavailableNotice('live', engine.redact(messageOf(error)))
     deps.notice(notice)
-    return { manifests, content: { source: 'live', diffs: [], notice } }
+    return { manifests, notCompared, content: { source: 'live', diffs: [], notice } }
   }
+}
+
+// A Diff against a State snapshot has Secret entries without a stored hash
+// (docs/state-snapshots.md#the-diff-against-a-snapshot): one whose base and head renders are the
+// same object is unchanged, any other is not compared. Against the cluster this changes nothing.
+function settled(
+  manifests: ManifestDiff[],
+  sides?: { before: RenderedObjects; head: RenderedObjects }
+): { manifests: ManifestDiff[]; notCompared: NotComparedEntry[] } {
+  return settleWithheldSecrets(manifests, (manifest, key) => {
+    const before = sides?.before.get(manifest)?.get(key)
+    const head = sides?.head.get(manifest)?.get(key)
+    return (
+      before !== undefined && head !== undefined && canonicalJson(before) === canonicalJson(head)
+    )
+  })
 }
 
 async function timed<T>(

@@ -8,6 +8,7 @@
  * step is assembled from closed pieces, so no fence or `<details>` is ever left open (action
  * conventions, pitfall 15).
  */
+import { renderSnapshotSection } from './snapshot-source-markdown.js'
 import { formatProblem, type ConfigProblem } from '../errors.js'
 import { renderChanges } from './changes-markdown.js'
 import type { ContentOptions } from './content-diff-markdown.js'
@@ -59,7 +60,8 @@ export function renderDiffMarkdown(report: DiffReport, options: DiffMarkdownOpti
   const head = [
     options.marker === undefined ? '' : `${options.marker}\n`,
     renderRisksSection(report.risks ?? [], options.riskLimit ?? 30),
-    title(report)
+    title(report),
+    renderSnapshotSection(report)
   ]
   const full = head.join('') + headline(report) + problemsSection(report.problems, Infinity)
   const plan = report.plan === undefined ? '' : planSection(report, changed)

@@ -7,6 +7,7 @@ import type { DiffEntry } from '../state/diff.js'
 import type { ContentReport } from './content-diff.js'
 import type { RendererVersions } from '../render/ports.js'
 import type { Risk } from '../risk/model.js'
+import type { NotComparedEntry } from '../state/snapshot-diff.js'
 
 export type { DiffEntry, DiffType } from '../state/diff.js'
 export { diffTypes, sortEntries } from '../state/diff.js'
@@ -56,6 +57,23 @@ export interface DiffReport extends ReportTarget {
   content?: ContentReport
   /** What a reviewer must not miss (docs/risks.md); absent or empty when nothing was found. */
   risks?: readonly Risk[]
+  /** The State snapshot the Diff was computed against; absent when it read the cluster. */
+  snapshot?: SnapshotSource
+  /** Secret entries a Diff against a snapshot could not compare. */
+  notCompared?: readonly NotComparedEntry[]
+}
+
+/** Where a Diff's State came from when it was a State snapshot (docs/state-snapshots.md). */
+export interface SnapshotSource {
+  /** The git ref it was fetched from. */
+  ref: string
+  /** The commit the snapshot is of (the merge run's pushed commit). */
+  commit: string
+  createdAt: string
+  /** The run that wrote it (its URL), as the snapshot says. */
+  writtenBy: string
+  /** The pull request's base commit; the snapshot is stale when it is of another commit. */
+  baseSha?: string
 }
 
 /** Entry counts by type. */

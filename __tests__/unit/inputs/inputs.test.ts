@@ -47,7 +47,8 @@ describe('readSettings', () => {
       orasOffline: false,
       orasNoCache: false,
       skipUnchangedRenders: true,
-      reviewedDiff: 'warn'
+      reviewedDiff: 'warn',
+      stateSource: 'auto'
     })
   })
 
@@ -184,6 +185,15 @@ describe('readSettings', () => {
       'input "state-snapshot" must be off or a git ref such as refs/tazuna-state/<config>/<environment>; "refs/heads/main" must not be a branch, tag, remote or pull request ref (it is force-replaced)'
     )
     expect(() => readSettings(source({ 'state-snapshot': 'on' }))).toThrow(InputError)
+  })
+
+  it('reads state-source (cluster, snapshot or auto; auto by default)', () => {
+    expect(readSettings(source()).stateSource).toBe('auto')
+    expect(readSettings(source({ 'state-source': 'snapshot' })).stateSource).toBe('snapshot')
+    expect(readSettings(source({ 'state-source': 'cluster' })).stateSource).toBe('cluster')
+    expect(() => readSettings(source({ 'state-source': 'file' }))).toThrow(
+      'input "state-source" must be one of cluster, snapshot, auto, got "file"'
+    )
   })
 
   it('splits tags at commas and newlines', () => {

@@ -44,6 +44,19 @@ export function loadKubeConfig(options: KubeConfigOptions = {}): LoadedKubeConfi
   return { kubeConfig: kc, source, ...currentTarget(kc, source) }
 }
 
+/**
+ * Whether an ambient kubeconfig exists where {@link loadKubeConfig} looks (KUBECONFIG set,
+ * ~/.kube/config, in-cluster), without reading it.
+ */
+export function hasAmbientKubeconfig(
+  env: Readonly<Record<string, string | undefined>>,
+  homeDir: string
+): boolean {
+  if ((env.KUBECONFIG ?? '') !== '') return true
+  if (existsSync(path.join(homeDir, '.kube', 'config'))) return true
+  return Boolean(env.KUBERNETES_SERVICE_HOST) && existsSync(SERVICE_ACCOUNT_TOKEN)
+}
+
 function loadInto(
   kc: KubeConfig,
   env: Readonly<Record<string, string | undefined>>,
