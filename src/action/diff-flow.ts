@@ -71,7 +71,11 @@ export interface DiffFlowDeps {
   fingerprintKey: Uint8Array
 }
 
-/** Runs the flow; throws (once) for check problems, and for a Diff when fail-on-diff is on. */
+/**
+ * Runs the flow; throws (once) for check problems, for manifests that failed to render (after the
+ * comment shows each error on its manifest, next to the other manifests' Diff), and for a Diff
+ * when fail-on-diff is on.
+ */
 export async function runDiffFlow(deps: DiffFlowDeps, options: DiffFlowOptions): Promise<void> {
   const { engine, runner } = deps
   const redact = deps.redact ?? ((text: string) => engine.redact(text))
@@ -85,7 +89,8 @@ export async function runDiffFlow(deps: DiffFlowDeps, options: DiffFlowOptions):
           ...(options.prune === undefined ? {} : { prune: options.prune }),
           now: deps.now ?? (() => 0),
           notice: (message) => runner.notice(message),
-          fingerprintKey: deps.fingerprintKey
+          fingerprintKey: deps.fingerprintKey,
+          keepFailures: true
         })
   const report: DiffReport = {
     config: options.config,
@@ -127,6 +132,8 @@ export async function runDiffFlow(deps: DiffFlowDeps, options: DiffFlowOptions):
   runner.setOutputs({ 'comment-url': commentUrl ?? '' })
 
   if (report.problems.length > 0) throw checkFailure(options.config, report.problems)
+  const failed = manifests.flatMap((m) => (m.error === undefined ? [] : [m.error]))
+  if (failed.length > 0) throw new Error(redact(failed.join('\n')))
   const total = sumCounts(perManifest.map((m) => m.counts))
   runner.info(hasChanges(total) ? `Diff: ${describeCounts(total)}` : 'No changes detected.')
   for (const line of risksText(risks)) runner.info(redact(line))

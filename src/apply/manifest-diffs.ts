@@ -15,6 +15,8 @@ export interface ManifestDiff {
   manifest: string
   type: string
   entries: DiffEntry[]
+  /** Why it has no Diff: `manifest "m": failed to build: …` (only with `keepFailures`). */
+  error?: string
 }
 
 /**
@@ -27,11 +29,18 @@ const BUILD_CONCURRENCY = 8
  * Diffs every manifest in declaration order. Unnamed manifests are skipped with a warning
  * (docs/compatibility.md#state-diff-text: no validation, no tag filter). The renders start
  * while State is read (the store may still be opening its session); a State read failure is
- * reported first, then the first manifest in declaration order that failed to render, by name.
+ * reported first, then the first manifest in declaration order that failed to render, by name;
+ * with `keepFailures` (the pull request's Diff) each failed manifest carries its error instead
+ * and the others keep their Diff.
  */
 export async function computeManifestDiffs<M extends ManifestUnit>(
   manifests: readonly M[],
-  deps: { store: Pick<StateStore, 'readMany'>; build: BuildDesired<M>; log: ApplyLog }
+  deps: {
+    store: Pick<StateStore, 'readMany'>
+    build: BuildDesired<M>
+    log: ApplyLog
+    keepFailures?: boolean
+  }
 ): Promise<ManifestDiff[]> {
   const named = manifests.filter((m) => {
     if (m.name === '') deps.log.warn(`manifest has no name, skipping (type ${m.type})`)
@@ -50,7 +59,9 @@ export async function computeManifestDiffs<M extends ManifestUnit>(
   return named.map((m, i) => {
     const render = rendered[i]!
     if (!('desired' in render)) {
-      throw buildFailure(m.name, render.error)
+      const failure = buildFailure(m.name, render.error)
+      if (deps.keepFailures !== true) throw failure
+      return { manifest: m.name, type: m.type, entries: [], error: failure.message }
     }
     const { desired } = render
     const entries = stored.get(m.name)?.state.entries ?? new Map<string, string>()

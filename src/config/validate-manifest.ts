@@ -61,13 +61,8 @@ function validateHelmfileVars(
         if (v.env === '') report(at, `${q} has From env but no env field`)
         break
       case 'static': {
-        const set = [v.static !== '', v.staticSlice.length > 0, Object.keys(v.staticMap).length > 0]
-        if (set.filter(Boolean).length !== 1) {
-          report(
-            at,
-            `${q} has From static but must set exactly one of static, staticSlice, staticMap`
-          )
-        }
+        const problem = staticFieldsProblem(v)
+        if (problem !== undefined) report(at, `${q} has From static but ${problem}`)
         break
       }
       case 'op':
@@ -80,6 +75,24 @@ function validateHelmfileVars(
         )
     }
   }
+}
+
+/**
+ * Tazuna's words (pkg/validator) for a `from: static` var without exactly one value field; an
+ * empty value counts as unset here (docs/compatibility.md#validation-coverage).
+ */
+function staticFieldsProblem(v: HelmfileVar): string | undefined {
+  const [s, slice, map] = [
+    v.static !== '',
+    v.staticSlice.length > 0,
+    Object.keys(v.staticMap).length > 0
+  ]
+  const count = [s, slice, map].filter(Boolean).length
+  if (count === 0) return 'no static/staticSlice/staticMap field'
+  if (count > 1) {
+    return `multiple static fields are set (static: ${s}, staticSlice: ${slice}, staticMap: ${map})`
+  }
+  return undefined
 }
 
 function validateOpVar(q: string, v: HelmfileVar, at: SourceLocation, report: Report): void {

@@ -64,6 +64,8 @@ export interface ContentDeps {
   fingerprintKey: Uint8Array
   /** Whether this run prunes (input `prune`), for the risk pass; undefined on the command line. */
   prune?: boolean
+  /** A manifest that fails to render gets its error in the Diff (engine.diff's option). */
+  keepFailures?: boolean
 }
 
 type ContentEngine = Pick<Engine, 'diff' | 'renderObjects' | 'liveObjects' | 'redact'> &
@@ -127,13 +129,14 @@ async function contentOf(
   deps: ContentDeps
 ): Promise<FoundContent> {
   const { before } = deps
-  if (before === undefined) return settled(await engine.diff(run))
+  if (before === undefined)
+    return settled(await engine.diff(run, { keepFailures: deps.keepFailures === true }))
   if (before.source === 'live') return liveContent(engine, run, deps)
   const started = deps.now()
   // Only manifests with Diff entries have objects to show: the others render on neither side
   // (and a manifest its render record shows unchanged renders not at all).
   const head = timed(deps.now, started, async () => {
-    const manifests = await engine.diff(run)
+    const manifests = await engine.diff(run, { keepFailures: deps.keepFailures === true })
     const changed = new Set(manifests.filter((m) => m.entries.length > 0).map((m) => m.manifest))
     return { manifests, changed, objects: await engine.renderObjects(run, changed) }
   })
@@ -181,7 +184,9 @@ async function liveContent(
   deps: Omit<ContentDeps, 'before'>
 ): Promise<FoundContent> {
   const started = deps.now()
-  const { manifests, notCompared } = settled(await engine.diff(run))
+  const { manifests, notCompared } = settled(
+    await engine.diff(run, { keepFailures: deps.keepFailures === true })
+  )
   const headMs = deps.now() - started
   try {
     const { live, proposed, refusals } = await engine.liveObjects(run, manifests)

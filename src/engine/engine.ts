@@ -66,8 +66,12 @@ export interface Engine {
   loadForApply(switches: Pick<ApplySwitches, 'sync'>): Promise<ConfigRun>
   /** `tazuna build`'s text: every selected manifest's raw render, in declaration order. */
   renderBuild(run: ConfigRun): Promise<string>
-  /** Every named manifest's Diff against its recorded State (read-only). */
-  diff(run: ConfigRun): Promise<ManifestDiff[]>
+  /**
+   * Every named manifest's Diff against its recorded State (read-only). A render failure
+   * throws, as Tazuna's `state diff` fails; with `keepFailures` (the pull request's Diff) it is
+   * the failed manifest's `error` instead.
+   */
+  diff(run: ConfigRun, options?: { keepFailures?: boolean }): Promise<ManifestDiff[]>
   /**
    * Every named manifest's rendered objects by state key (only those in `only`, when given), for
    * content diffs. Shares the renders of `diff(run)`: each manifest of a run renders once for
@@ -188,7 +192,8 @@ export function createEngine(settings: EngineSettings, given: EnginePorts): Engi
       prepare(run)
       return renderBuildText(run, settings, scoped, openSession)
     },
-    diff(run) {
+    diff(run, options = {}) {
+      const keepFailures = options.keepFailures === true
       const skip = skipCheck(run)
       if (skip === undefined) {
         prepare(run)
@@ -198,7 +203,8 @@ export function createEngine(settings: EngineSettings, given: EnginePorts): Engi
             readMany: async (names) => (await sessionBesideRenders()).store.readMany(names)
           },
           build: sharedRenderer(run),
-          log: ports.log
+          log: ports.log,
+          keepFailures
         })
       }
       // With render records, State is read first: a manifest renders only when its record does
@@ -212,7 +218,8 @@ export function createEngine(settings: EngineSettings, given: EnginePorts): Engi
       return computeManifestDiffs(run.manifests, {
         store: { readMany: () => stored },
         build: skippingUnchanged(sharedRenderer(run), stored, skip),
-        log: ports.log
+        log: ports.log,
+        keepFailures
       })
     },
     renderObjects: (run, only) =>

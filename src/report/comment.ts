@@ -36,7 +36,9 @@ export function renderComment(
 ): DiffMarkdown {
   const summary =
     options.summaryUrl === undefined ? 'the job summary' : `[job summary](${options.summaryUrl})`
-  const digests = report.problems.length === 0 ? diffDigests(report.manifests) : undefined
+  // Only a whole Diff is recorded for the merge run: not one with a manifest that failed.
+  const whole = report.problems.length === 0 && report.manifests.every((m) => m.error === undefined)
+  const digests = whole ? diffDigests(report.manifests) : undefined
   const tail = digests === undefined ? '' : reviewedTail(report, digests)
   const rendered = renderDiffMarkdown(report, {
     budget: (options.budget ?? commentBudget) - tail.length,

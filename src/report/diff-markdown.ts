@@ -13,7 +13,7 @@ import { formatProblem, type ConfigProblem } from '../errors.js'
 import { renderChanges } from './changes-markdown.js'
 import type { ContentOptions } from './content-diff-markdown.js'
 import { renderPlanGraph } from './mermaid.js'
-import { clip, codeBlock, describeCounts, details, inlineCode } from './markdown.js'
+import { clip, codeBlock, describeCounts, details, escapeHtml, inlineCode } from './markdown.js'
 import { countEntries, sumCounts, type DiffReport, type ManifestDiff } from './model.js'
 import { renderRisksSection } from './risks-markdown.js'
 
@@ -63,7 +63,11 @@ export function renderDiffMarkdown(report: DiffReport, options: DiffMarkdownOpti
     title(report),
     renderSnapshotSection(report)
   ]
-  const full = head.join('') + headline(report) + problemsSection(report.problems, Infinity)
+  const full =
+    head.join('') +
+    headline(report) +
+    problemsSection(report.problems, Infinity) +
+    failuresSection(report.manifests)
   const plan = report.plan === undefined ? '' : planSection(report, changed)
   const unchanged = unchangedLine(report.manifests)
   const fixed = measure(full + plan + unchanged + footer(options.fullReport, 'counts'))
@@ -94,7 +98,13 @@ function renderHeadlineOnly(
   const omitted = report.manifests.filter((m) => m.entries.length > 0).map((m) => m.manifest)
   const closing = footer(options.fullReport, 'headline')
   for (const limit of [headlineProblemLimit, 0]) {
-    const markdown = [...head, headline(report), problemsSection(report.problems, limit)]
+    const markdown = [
+      ...head,
+      headline(report),
+      problemsSection(report.problems, limit),
+      // The step's error names them too: the last resort drops them, as it drops the problems.
+      limit === 0 ? '' : failuresSection(report.manifests)
+    ]
       .concat(closing)
       .join('')
     if (measure(markdown) <= options.budget) return { markdown, detail: 'headline', omitted }
@@ -151,6 +161,21 @@ const problemsSection = (problems: readonly ConfigProblem[], limit: number): str
   return `#### Check: ${problems.length} problem${problems.length === 1 ? '' : 's'}\n\n${list}${rest}\n`
 }
 
+// A manifest that failed to render, with its error (file, object and fix), where its Diff would be.
+const failuresSection = (manifests: readonly ManifestDiff[]): string => {
+  const failed = manifests.filter((m) => m.error !== undefined)
+  if (failed.length === 0) return ''
+  const each = failed.map((m) =>
+    details(
+      `<code>${escapeHtml(m.manifest)}</code> (${escapeHtml(m.type)}): failed to render, no Diff`,
+      codeBlock(clip(m.error ?? '', problemLineLimit), 'text'),
+      true
+    )
+  )
+  const n = failed.length
+  return `#### ${n} manifest${n === 1 ? '' : 's'} failed to render\n\n${each.join('\n')}\n`
+}
+
 const planSection = (report: DiffReport, changed: readonly ManifestDiff[]): string => {
   const plan = report.plan!
   const graph = renderPlanGraph(plan, new Set(changed.map((m) => m.manifest)))
@@ -164,7 +189,9 @@ const planSection = (report: DiffReport, changed: readonly ManifestDiff[]): stri
 }
 
 const unchangedLine = (manifests: readonly ManifestDiff[]): string => {
-  const names = manifests.filter((m) => m.entries.length === 0).map((m) => m.manifest)
+  const names = manifests
+    .filter((m) => m.entries.length === 0 && m.error === undefined)
+    .map((m) => m.manifest)
   if (names.length === 0) return ''
   const shown = names.slice(0, unchangedNameLimit).map((n) => inlineCode(clip(n, 100)))
   const more = names.length > shown.length ? ` and ${names.length - shown.length} more` : ''

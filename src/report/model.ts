@@ -18,6 +18,11 @@ export interface ManifestDiff {
   /** Manifest type (kustomize, helmfile, ...). */
   type: string
   entries: readonly DiffEntry[]
+  /**
+   * Set when the manifest failed to render (no entries then): `manifest "m": failed to build: …`,
+   * naming the file and object (the pull request's Diff shows it on the manifest).
+   */
+  error?: string
 }
 
 /** A manifest as the apply plan sees it. */

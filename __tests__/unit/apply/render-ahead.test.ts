@@ -127,4 +127,26 @@ describe('computeManifestDiffs renders while State is read', () => {
     finish.get('a')!.reject(new Error('a broke'))
     await expect(diffs).rejects.toThrow('manifest "a": failed to build: a broke')
   })
+
+  it('with keepFailures, gives each failed manifest its error and the others their Diff', async () => {
+    const { finish, build } = controlledBuild()
+    const store = { readMany: () => Promise.resolve(new Map()) }
+    const diffs = computeManifestDiffs([unit('a'), unit('b')], {
+      store,
+      build,
+      log: memoryLog(),
+      keepFailures: true
+    })
+    finish.get('a')!.reject(new Error('a broke'))
+    finish.get('b')!.resolve()
+    await expect(diffs).resolves.toEqual([
+      {
+        manifest: 'a',
+        type: 'kustomize',
+        entries: [],
+        error: 'manifest "a": failed to build: a broke'
+      },
+      { manifest: 'b', type: 'kustomize', entries: [] }
+    ])
+  })
 })

@@ -232,7 +232,7 @@ const cases: [string, ConfigProblem[]][] = [
         'config-schema',
         'tazuna.yaml',
         16,
-        "validation failed for manifest[0]: helmfile var 'c' has From static but must set exactly one of static, staticSlice, staticMap"
+        "validation failed for manifest[0]: helmfile var 'c' has From static but multiple static fields are set (static: true, staticSlice: true, staticMap: false)"
       ),
       at(
         'config-schema',

@@ -92,6 +92,25 @@ describe('renderDiffMarkdown ordering', () => {
     expect(parseEntriesBlock(markdown)).toEqual({ complete: true, manifests: {} })
   })
 
+  it('shows a failed manifest with its error, keeps the other Diffs and records no Diff digest', () => {
+    const error =
+      'manifest "nsless": failed to build: nsless (rendered by kustomize for manifest nsless): v1 ConfigMap c is namespaced but has no namespace'
+    const { markdown } = renderComment(
+      report([
+        { manifest: 'nsless', type: 'kustomize', entries: [], error },
+        { manifest: 'web', type: 'kustomize', entries: entries('web', 'added', 1) }
+      ])
+    )
+    expect(markdown).toContain('#### 1 manifest failed to render')
+    expect(markdown).toContain(
+      `<code>nsless</code> (kustomize): failed to render, no Diff</summary>\n\n\`\`\`text\n${error}\n\`\`\``
+    )
+    expect(markdown).toContain('+ added        ')
+    expect(markdown).not.toContain('Without entries: `nsless`')
+    expect(parseMarker(markdown)?.diff).toBeUndefined()
+    expect(parseEntriesBlock(markdown)).toBeUndefined()
+  })
+
   it('lists check problems with file and line and says no Diff was computed', () => {
     const r = report([], {
       plan: undefined,
