@@ -54,6 +54,9 @@ export async function startTcpProxy(
     connections++
     const handshakeDone = performance.now() + 2 * delay
     const up = connect(Number(upstream.port), upstream.hostname)
+    // A network forwards segments as they come: no Nagle delay of the proxy's own.
+    socket.setNoDelay(true)
+    up.setNoDelay(true)
     for (const [s, other] of [
       [socket, up],
       [up, socket]

@@ -152,6 +152,29 @@ describe('KubeClient over HTTP/2', () => {
     expect(server.streams).toHaveLength(2)
   })
 
+  // A large answer (a State list of many manifests) must not wait a round trip per 64 KiB, the
+  // protocol's default window: the client grants what client-go's transport grants or more.
+  it('grants the server flow-control windows of megabytes, per stream and per connection', async () => {
+    const windows: { stream: number; connection: number }[] = []
+    const body = 'x'.repeat(3 * 2 ** 20)
+    const server = await h2Server((_, stream, session) => {
+      windows.push({
+        stream: session.remoteSettings.initialWindowSize ?? 0,
+        connection: session.state.remoteWindowSize ?? 0
+      })
+      stream.respond({ ':status': 200, 'content-type': 'text/plain' })
+      stream.end(body)
+    })
+    const client = clientFor(server)
+    await client.request({ method: 'GET', path: '/api' }, 'probe')
+    const res = await client.request({ method: 'GET', path: '/api' }, 'probe')
+    client.close()
+    expect(res.body).toHaveLength(body.length)
+    // Read by the second request, once the client's SETTINGS and WINDOW_UPDATE have arrived.
+    expect(windows[1]!.stream).toBeGreaterThanOrEqual(4 * 2 ** 20)
+    expect(windows[1]!.connection).toBeGreaterThanOrEqual(2 ** 29)
+  })
+
   it('opens a new session after the server ends one with GOAWAY', async () => {
     const server = await h2Server((n, stream, session) => {
       answer(stream)
