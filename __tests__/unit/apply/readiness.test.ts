@@ -1,7 +1,8 @@
 // Readiness rules of helmfile `wait` (docs/compatibility.md#readiness), as a table, and the
 // shared-timeout wait loop.
 import { describe, expect, it } from '@jest/globals'
-import { isReady, waitForReadiness } from '../../../src/apply/readiness.js'
+import { waitForReadiness } from '../../../src/apply/readiness.js'
+import { isReady } from '../../../src/objects/readiness.js'
 import type { JsonObject } from '../../../src/go/yaml.js'
 import { FakeCluster, fakeClock } from './fakes.js'
 
