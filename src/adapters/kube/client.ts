@@ -302,7 +302,8 @@ export class KubeClient {
     if (this.http1Only) return undefined
     const wanted = tlsMaterialOf(opts, true)
     if (this.h2 === undefined || !sameTls(this.h2.tls, wanted)) {
-      void this.h2?.session.then((s) => s?.destroy()).catch(() => undefined)
+      // Rotated credentials: requests in flight on the old session still get their answers.
+      void this.h2?.session.then((s) => s?.close()).catch(() => undefined)
       const session = connectH2(url, tlsOptionsOf(wanted), this.retry.requestTimeoutMs)
       const entry = { tls: wanted, session }
       this.h2 = entry
