@@ -9,8 +9,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { KubeConfig } from '@kubernetes/client-node'
 import { ClusterError, NoKubeconfigError } from '../../errors.js'
-
-const SERVICE_ACCOUNT_TOKEN = '/var/run/secrets/kubernetes.io/serviceaccount/token'
+import { SERVICE_ACCOUNT_TOKEN } from './ambient-kubeconfig.js'
 
 const GUIDANCE =
   'Set up cluster access before this step (for example azure/k8s-set-context, ' +
@@ -42,19 +41,6 @@ export function loadKubeConfig(options: KubeConfigOptions = {}): LoadedKubeConfi
   const kc = new KubeConfig()
   const source = loadInto(kc, env, options.homeDir ?? os.homedir())
   return { kubeConfig: kc, source, ...currentTarget(kc, source) }
-}
-
-/**
- * Whether an ambient kubeconfig exists where {@link loadKubeConfig} looks (KUBECONFIG set,
- * ~/.kube/config, in-cluster), without reading it.
- */
-export function hasAmbientKubeconfig(
-  env: Readonly<Record<string, string | undefined>>,
-  homeDir: string
-): boolean {
-  if ((env.KUBECONFIG ?? '') !== '') return true
-  if (existsSync(path.join(homeDir, '.kube', 'config'))) return true
-  return Boolean(env.KUBERNETES_SERVICE_HOST) && existsSync(SERVICE_ACCOUNT_TOKEN)
 }
 
 function loadInto(
