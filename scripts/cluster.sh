@@ -4,12 +4,13 @@
 #   bash scripts/cluster.sh env    print export lines: eval "$(bash scripts/cluster.sh env)"
 #   bash scripts/cluster.sh down   stop it (by the PID in the pidfile)
 # State: $TAZUNA_ACTION_CACHE/cluster/ (pidfile cluster.pid, env, serve.log, run/ with the
-# kubeconfigs, certs and server logs).
+# kubeconfigs, certs and server logs), or TAZUNA_CLUSTER_STATE when set: a second, private
+# cluster beside the shared one (scripts/demo.sh starts its own there, on its own ports).
 set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cache="${TAZUNA_ACTION_CACHE:-$HOME/.cache/tazuna-action}"
-state="$cache/cluster"
+state="${TAZUNA_CLUSTER_STATE:-$cache/cluster}"
 pidfile="$state/cluster.pid"
 envfile="$state/env"
 

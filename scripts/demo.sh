@@ -2,8 +2,10 @@
 # npm run demo: the action end to end on this machine, no GitHub and no real cluster needed.
 #  1. uses the committed dist/ when it was built from the sources in the working tree
 #     (dist/source-id.txt, scripts/source-id.mjs), else builds the bundle into a temporary
-#     directory (scripts/bundle.sh); starts a throwaway kube-apiserver (scripts/cluster.sh) and
-#     the loopback GitHub emulator;
+#     directory (scripts/bundle.sh); starts a throwaway kube-apiserver of its own
+#     (scripts/cluster.sh, in its temporary directory: never a cluster already running, whose
+#     State from an earlier demo would belong to another git history) and the loopback GitHub
+#     emulator;
 #  2. makes a git repository with the history a pull request has (main, and a branch that adds
 #     examples/), runs the pull-request flow on it (node index.js with a runner-like
 #     environment) and prints the rendered PR comment;
@@ -27,6 +29,7 @@ require_go 'to build the demo cluster'
 work="$(mktemp -d "${TMPDIR:-/tmp}/tazuna-demo-XXXXXX")"
 emulator_pid=''
 started_cluster=0
+export TAZUNA_CLUSTER_STATE="$work/cluster"
 
 cleanup() {
   if [ -n "$emulator_pid" ]; then kill "$emulator_pid" 2>/dev/null || true; fi
@@ -47,12 +50,8 @@ else
 fi
 
 step 'Starting the throwaway cluster (scripts/cluster.sh)'
-if bash scripts/cluster.sh env >"$work/cluster.env" 2>/dev/null; then
-  echo 'reusing the cluster that is already running'
-else
-  started_cluster=1
-  bash scripts/cluster.sh up >"$work/cluster.env"
-fi
+started_cluster=1
+bash scripts/cluster.sh up >"$work/cluster.env"
 # shellcheck disable=SC1091
 . "$work/cluster.env"
 tools_dir="$work/tools"
