@@ -4,13 +4,16 @@
  * depth-1 clone with no kubeconfig at all (no input, no KUBECONFIG, an empty HOME) compute the
  * Diff against it and post it through the loopback GitHub emulator. The same pull request run
  * against the cluster (reader kubeconfig) gives the Diff it must equal, but for the Secret the
- * snapshot holds no hash of. A snapshot whose digest does not match fails with no comment.
+ * snapshot holds no hash of. A snapshot of an older commit than the pull request's base gets
+ * the stale warning; one of another schema version or configuration, or whose digest does not
+ * match, fails with no comment.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { digestOf } from '../../src/state/snapshot.js'
 import { GitHubEmulator } from '../github-emulator/server.js'
 import { adminKubeconfig } from '../support/cluster.js'
 import { writeConfig, writeFixtureRepo, type FixtureRepo } from '../support/fixture-repo.js'
@@ -78,16 +81,42 @@ function shallowClone(from: string, branch: string): string {
   return dir
 }
 
-/** A pull-request branch off the base with `change` made; returns its head commit. */
-function pullRequestBranch(name: string, change: () => void): string {
-  git(origin.dir, 'checkout', '-q', '-b', name, base)
+/** A pull-request branch off `from` (default the base) with `change` made; returns its head. */
+function pullRequestBranch(name: string, change: () => void, from = base): string {
+  git(origin.dir, 'checkout', '-q', '-b', name, from)
   change()
   const head = commitNext(origin.dir, name)
   git(origin.dir, 'checkout', '-q', 'main')
   return head
 }
 
-function prRun(branch: string, head: string, number: number, kubeconfig?: string) {
+/** Puts `text` on the snapshot ref as a commit of its own; returns that commit. */
+function putSnapshot(text: string): string {
+  const blob = gitWithInput(['hash-object', '-w', '--stdin'], text)
+  const tree = gitWithInput(['mktree'], `100644 blob ${blob}\tstate-snapshot.json\n`)
+  const commit = git(
+    origin.dir,
+    '-c',
+    'user.name=interop',
+    '-c',
+    'user.email=interop@example.com',
+    'commit-tree',
+    tree,
+    '-m',
+    'edited snapshot'
+  ).trim()
+  git(origin.dir, 'update-ref', ref, commit)
+  return commit
+}
+
+/** The snapshot the merge run published, edited by `edit`, its digest made to match again. */
+function resealedSnapshot(published: string, edit: (doc: Record<string, unknown>) => void): string {
+  const { digest: _, ...doc } = JSON.parse(published) as Record<string, unknown>
+  edit(doc)
+  return `${JSON.stringify({ ...doc, digest: digestOf(doc) }, null, 2)}\n`
+}
+
+function prRun(branch: string, head: string, number: number, kubeconfig?: string, baseSha = base) {
   return runAction({
     dist,
     workspace: shallowClone(origin.dir, branch),
@@ -98,7 +127,7 @@ function prRun(branch: string, head: string, number: number, kubeconfig?: string
       ...(kubeconfig === undefined ? {} : { kubeconfig })
     },
     eventName: 'pull_request',
-    payload: pullRequestPayload({ number, headSha: head, baseSha: base }),
+    payload: pullRequestPayload({ number, headSha: head, baseSha }),
     sha: head,
     apiUrl: emulator.url
   })
@@ -170,24 +199,51 @@ describe('a pull-request run without a kubeconfig', () => {
     expect(comment!.body).not.toContain('hunter2')
   }, 300_000)
 
+  it('warns that the snapshot is stale when the base branch moved on since it was written', async () => {
+    git(origin.dir, 'checkout', '-q', 'main')
+    writeConfig(origin, 'ciao')
+    const movedOn = commitNext(origin.dir, 'B, not applied')
+    const head = pullRequestBranch('late', () => writeConfig(origin, 'hej'), movedOn)
+    const result = await prRun('late', head, 6, undefined, movedOn)
+    expect(result.status).toBe(0)
+    const [comment] = commentsOn(6)
+    expect(comment!.body).toContain(
+      `> :warning: **Stale snapshot:** the base branch is at \`${movedOn.slice(0, 12)}\`, ` +
+        'not the commit the snapshot is of'
+    )
+    expect(comment!.body).toContain(`State snapshot of \`${base.slice(0, 12)}\``)
+  }, 300_000)
+
+  it('refuses a snapshot of another schema version or configuration, posting no comment', async () => {
+    const published = git(origin.dir, 'show', `${ref}:state-snapshot.json`)
+    const original = git(origin.dir, 'rev-parse', ref).trim()
+    const cases: [number, string, (doc: Record<string, unknown>) => void][] = [
+      [7, 'schema version 99; this program reads version 1', (doc) => (doc.schemaVersion = 99)],
+      [
+        8,
+        'it belongs to config "tazuna.yaml", environment "staging", not to config "tazuna.yaml", environment "" of this run',
+        (doc) => ((doc.config as Record<string, unknown>).environment = 'staging')
+      ]
+    ]
+    try {
+      for (const [number, problem, edit] of cases) {
+        const commit = putSnapshot(resealedSnapshot(published, edit))
+        const head = pullRequestBranch(`refused-${number}`, () => writeConfig(origin, `n${number}`))
+        const result = await prRun(`refused-${number}`, head, number)
+        expect(result.status).not.toBe(0)
+        expect(result.stdout).toContain(`State snapshot on ${ref} (commit ${commit}): ${problem}`)
+        expect(commentsOn(number)).toEqual([])
+      }
+    } finally {
+      git(origin.dir, 'update-ref', ref, original)
+    }
+  }, 300_000)
+
   it('fails naming the ref and posts no comment when the snapshot does not verify', async () => {
     const text = git(origin.dir, 'show', `${ref}:state-snapshot.json`)
     const corrupt = text.replace(/"createdAt": "[^"]*"/, '"createdAt": "2000-01-01T00:00:00Z"')
     expect(corrupt).not.toBe(text)
-    const blob = gitWithInput(['hash-object', '-w', '--stdin'], corrupt)
-    const tree = gitWithInput(['mktree'], `100644 blob ${blob}\tstate-snapshot.json\n`)
-    const commit = git(
-      origin.dir,
-      '-c',
-      'user.name=interop',
-      '-c',
-      'user.email=interop@example.com',
-      'commit-tree',
-      tree,
-      '-m',
-      'corrupt'
-    ).trim()
-    git(origin.dir, 'update-ref', ref, commit)
+    const commit = putSnapshot(corrupt)
     const head = pullRequestBranch('corrupt', () => writeConfig(origin, 'salut'))
     const result = await prRun('corrupt', head, 5)
     expect(result.status).not.toBe(0)
