@@ -164,6 +164,7 @@ async function runFlow(
   }
   const repository = repositoryOf()
   if (settings.mode === 'drift') {
+    const snapshot = snapshotPublishingOf(settings, target)
     return runDriftFlow(
       { engine, runner, publishIssue: (issue) => publishDriftIssue(settings.githubToken, issue) },
       {
@@ -172,7 +173,8 @@ async function runFlow(
         issue: settings.driftIssue,
         ...(repository ? { repository } : {}),
         hasToken: settings.githubToken !== '',
-        ...summaryUrlOf()
+        ...summaryUrlOf(),
+        ...(snapshot === undefined ? {} : { snapshot })
       }
     )
   }

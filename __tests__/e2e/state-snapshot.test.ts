@@ -2,7 +2,9 @@
  * The merge run with input `state-snapshot`, as a real run meets it: a depth-1 clone of the
  * origin (actions/checkout's default, its credentials being the file remote's), the bundle
  * started as `node index.js`, the real API server. The snapshot lands on the origin's hidden
- * ref and a second depth-1 clone, as a pull-request job would, fetches and verifies it.
+ * ref and a second depth-1 clone, as a pull-request job would, fetches and verifies it. A
+ * scheduled drift run on a later, undeployed commit publishes it again with the commit State
+ * records.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { mkdtempSync } from 'node:fs'
@@ -12,8 +14,8 @@ import { gitSnapshotRefs } from '../../src/adapters/git-snapshot.js'
 import { readSnapshot } from '../../src/state/snapshot-read.js'
 import { GitHubEmulator } from '../github-emulator/server.js'
 import { adminKubeconfig } from '../support/cluster.js'
-import { writeFixtureRepo } from '../support/fixture-repo.js'
-import { commitAll, git } from '../support/git-repo.js'
+import { writeConfig, writeFixtureRepo } from '../support/fixture-repo.js'
+import { commitAll, commitNext, git } from '../support/git-repo.js'
 import { buildFreshDist, pushPayload, runAction } from './harness.js'
 
 const ref = 'refs/tazuna-state/production'
@@ -79,5 +81,51 @@ describe('a merge run with state-snapshot', () => {
     const web = snapshot.manifests.get(origin.manifests.web)
     expect(web?.metadata.gitCommitHash).toBe(sha)
     expect([...(web?.entries.keys() ?? [])].length).toBeGreaterThan(0)
+  })
+
+  it('is published again by a drift run, with the commit State records', async () => {
+    const origin = writeFixtureRepo()
+    const applied = commitAll(origin.dir, 'A')
+    const inputs = {
+      config: 'tazuna.yaml',
+      kubeconfig: adminKubeconfig(),
+      'github-token': 'gh-token',
+      'reviewed-diff': 'off',
+      'state-snapshot': ref
+    }
+    const merge = await runAction({
+      dist,
+      workspace: shallowClone(origin.dir),
+      inputs,
+      eventName: 'push',
+      payload: pushPayload(applied),
+      sha: applied,
+      apiUrl: emulator.url
+    })
+    expect(merge.status).toBe(0)
+    const mergeSnapshot = git(origin.dir, 'rev-parse', ref).trim()
+    writeConfig(origin, 'not deployed yet')
+    const later = commitNext(origin.dir, 'B')
+    const drift = await runAction({
+      dist,
+      workspace: shallowClone(origin.dir),
+      inputs: { ...inputs, mode: 'drift' },
+      eventName: 'schedule',
+      payload: { schedule: '0 3 * * *' },
+      sha: later,
+      apiUrl: emulator.url
+    })
+    expect(drift.stderr).toBe('')
+    expect(drift.status).toBe(0)
+    expect(drift.outputs['state-snapshot-ref']).toBe(ref)
+    const published = git(origin.dir, 'rev-parse', ref).trim()
+    expect(published).not.toBe(mergeSnapshot)
+    const fetched = await gitSnapshotRefs(shallowClone(origin.dir)).fetch(ref)
+    const snapshot = readSnapshot(fetched?.text ?? '', ref, {
+      path: 'tazuna.yaml',
+      environment: ''
+    })
+    expect(snapshot.commit).toBe(applied)
+    expect(snapshot.manifests.get(origin.manifests.web)?.metadata.gitCommitHash).toBe(applied)
   })
 })

@@ -15,6 +15,7 @@ import { summaryBudget } from '../report/comment.js'
 import { inlineCode, utf8Length } from '../report/markdown.js'
 import { checkFailure, publishCheck, runCheck } from './check-flow.js'
 import type { FlowEngine, Runner } from './ports.js'
+import { publishStateSnapshot, type SnapshotPublishing } from './snapshot-flow.js'
 
 /** The drift issue to keep current. */
 export interface DriftIssue {
@@ -54,6 +55,11 @@ export interface DriftFlowOptions {
   hasToken: boolean
   /** The run's page. */
   summaryUrl?: string
+  /**
+   * Publish a State snapshot after the report (input `state-snapshot`), of the commit the State
+   * records: a scheduled run keeps the snapshot current when State was written by other means.
+   */
+  snapshot?: SnapshotPublishing
 }
 
 /** Runs the flow; throws for check problems, and for drift when fail-on-drift is on. */
@@ -91,6 +97,10 @@ export async function runDriftFlow(
   runner.setOutputs({ ...driftOutputs(report), 'report-path': reportPath, 'issue-url': '' })
   const issueUrl = await publishIssue(deps, options, report)
   if (issueUrl !== undefined) runner.setOutputs({ 'issue-url': issueUrl })
+  // State is what it is whether or not the live objects drifted from it: published either way.
+  if (options.snapshot !== undefined) {
+    await publishStateSnapshot({ engine, runner }, checked.run, options.snapshot, 'recorded')
+  }
 
   const counts = countDrift(report.manifests)
   runner.info(`${describeDrift(counts)}.`)

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals'
+import { runDriftFlow } from '../../../src/action/drift-flow.js'
 import { runMergeFlow } from '../../../src/action/merge-flow.js'
-import type { SnapshotPublishing } from '../../../src/action/snapshot-flow.js'
+import { recordedCommit, type SnapshotPublishing } from '../../../src/action/snapshot-flow.js'
 import { readSnapshot } from '../../../src/state/snapshot-read.js'
 import { fakeEngine, RecordingRunner } from './fakes.js'
 
@@ -121,5 +122,86 @@ describe('the merge run with input state-snapshot', () => {
       }
     )
     expect(published).toEqual([])
+  })
+})
+
+describe('the drift run with input state-snapshot', () => {
+  const driftRun = (listed: typeof states) => {
+    const engine = {
+      ...fakeEngine({ check: { problems: [], plan }, states: listed }),
+      driftReport: () => Promise.resolve([])
+    }
+    const runner = new RecordingRunner()
+    const { published, publishing } = recordingPublishing()
+    const run = runDriftFlow(
+      { engine, runner, publishIssue: () => Promise.reject(new Error('no issue was asked for')) },
+      {
+        config: 'deploy/tazuna.yaml',
+        environment: 'production',
+        sha: 'main0000', // the scheduled run's checkout: not what State records
+        failOnDrift: false,
+        issue: false,
+        hasToken: false,
+        snapshot: { ...publishing, origin: { ...publishing.origin, commit: 'main0000' } }
+      }
+    )
+    return { run, runner, published }
+  }
+
+  it('publishes the State with the commit it records, not the commit of the checkout', async () => {
+    const { run, runner, published } = driftRun(states)
+    await run
+    expect(published).toHaveLength(1)
+    const [{ text, message }] = published as [(typeof published)[0]]
+    expect(message).toBe(
+      'State snapshot of merge000 (deploy/tazuna.yaml, environment "production")'
+    )
+    const snapshot = readSnapshot(text, 'published', config)
+    expect(snapshot.commit).toBe('merge000')
+    expect(snapshot.manifests.get('web')?.secrets).toEqual(['web//v1/Secret/app/db'])
+    expect(text).not.toContain(secretHash)
+    expect(runner.outputs['state-snapshot-ref']).toBe('refs/tazuna-state/production')
+  })
+
+  it('leaves the commit unknown when manifests record different commits', async () => {
+    const older = { ...states[0]!, manifest: 'jobs' }
+    older.state = {
+      ...older.state,
+      metadata: { ...older.state.metadata, gitCommitHash: 'old0000' }
+    }
+    const { run, published } = driftRun([...states, older])
+    await run
+    const [{ text, message }] = published as [(typeof published)[0]]
+    expect(readSnapshot(text, 'published', config).commit).toBe('')
+    expect(message).toBe(
+      'State snapshot of an unknown commit (deploy/tazuna.yaml, environment "production")'
+    )
+  })
+})
+
+describe('recordedCommit', () => {
+  const manifest = (gitCommitHash: string) => ({
+    metadata: { gitCommitHash, lastSyncedAt: '' },
+    entries: new Map<string, string>(),
+    secrets: []
+  })
+  it('is the one commit every manifest records, else empty', () => {
+    expect(
+      recordedCommit({
+        manifests: new Map([
+          ['a', manifest('c1')],
+          ['b', manifest('c1')]
+        ])
+      })
+    ).toBe('c1')
+    expect(
+      recordedCommit({
+        manifests: new Map([
+          ['a', manifest('c1')],
+          ['b', manifest('c2')]
+        ])
+      })
+    ).toBe('')
+    expect(recordedCommit({ manifests: new Map() })).toBe('')
   })
 })
