@@ -12,52 +12,18 @@ import type { KubeConfig } from '@kubernetes/client-node'
 import { ClusterError } from '../../errors.js'
 import type { Clock } from '../../apply/ports.js'
 import { systemClock } from '../clock.js'
+import type { KubeRequest, KubeResponse } from './api-response.js'
 import type { LoadedKubeConfig } from './config.js'
 import { connectH2, NOT_SENT, requestH2, Slots } from './h2-session.js'
+import {
+  DEFAULT_RETRY,
+  isTransient,
+  isTransientCode,
+  retryAfterOf,
+  retryRuleFor,
+  type RetryPolicy
+} from './retry-policy.js'
 import { sameTls, tlsMaterialOf, tlsOptionsOf, type TlsMaterial } from './tls-material.js'
-
-/** One API request; `path` starts with `/api` or `/apis`. */
-export interface KubeRequest {
-  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
-  path: string
-  query?: Record<string, string>
-  /** Serialized as JSON unless already a string. */
-  body?: unknown
-  contentType?: string
-  accept?: string
-  /**
-   * Sent even after the run is cancelled (KubeClient's `signal`): keeping and releasing the run
-   * lock, so that a cancelled run does not leave its Lease to block the next one.
-   */
-  evenWhenCancelled?: boolean
-}
-
-/** A response the server produced (any status). */
-export interface KubeResponse {
-  status: number
-  contentType: string
-  body: string
-  /** The Retry-After header in seconds, when the server sent a numeric one. */
-  retryAfterSeconds?: number
-}
-
-/** Retry and timeout limits; defaults suit CI (bounded total time per request). */
-export interface RetryPolicy {
-  /** Give up retrying a transient failure after this long (default 60 s). */
-  budgetMs: number
-  /** First backoff (default 500 ms), doubled per attempt up to `maxDelayMs` (default 8 s). */
-  initialDelayMs: number
-  maxDelayMs: number
-  /** One attempt's timeout (default 60 s). */
-  requestTimeoutMs: number
-}
-
-const DEFAULT_RETRY: RetryPolicy = {
-  budgetMs: 60_000,
-  initialDelayMs: 500,
-  maxDelayMs: 8_000,
-  requestTimeoutMs: 60_000
-}
 
 /**
  * Requests in flight at once over HTTP/2 (over HTTP/1.1 the agent's 16 sockets bound them):
@@ -65,51 +31,6 @@ const DEFAULT_RETRY: RetryPolicy = {
  * only queue in the API server's priority and fairness, or be refused with 429.
  */
 const MAX_IN_FLIGHT = 64
-
-const TRANSIENT_STATUS = new Set([429, 502, 503, 504])
-const TRANSIENT_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EPIPE',
-  'EAI_AGAIN',
-  'ENOTFOUND',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'ECONNABORTED',
-  'TAZUNA_REQUEST_TIMEOUT',
-  NOT_SENT
-])
-
-/** Connection errors after which the request surely never reached the server. */
-const NOT_CONNECTED_CODES = new Set([
-  'ECONNREFUSED',
-  'EAI_AGAIN',
-  'ENOTFOUND',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  NOT_SENT
-])
-
-/** Which transient failures a method may be retried after. */
-interface RetryRule {
-  response(res: KubeResponse): boolean
-  code(code: string): boolean
-}
-
-// GET, PUT (guarded by resourceVersion: a repeat that the first attempt already did is a 409,
-// never a second write), PATCH (server-side apply states the whole intent) and DELETE (a repeat
-// is a 404) can be sent again. A POST creates: after a reset, a timeout, a 5xx from a proxy or
-// an etcd timeout the object may exist already, so it is repeated only when the server said it
-// did not handle it (429 from its flow control, 503 with Retry-After) or no connection was made.
-function retryRuleFor(method: KubeRequest['method']): RetryRule {
-  if (method !== 'POST') return { response: () => true, code: () => true }
-  return {
-    response: (res) =>
-      res.status === 429 || (res.status === 503 && res.retryAfterSeconds !== undefined),
-    code: (c) => NOT_CONNECTED_CODES.has(c)
-  }
-}
 
 /** Sends requests to the current context's API server, retrying transient failures. */
 export class KubeClient {
@@ -168,7 +89,7 @@ export class KubeClient {
         if (outOfTime()) return res
       } catch (error) {
         const code = errorCode(error)
-        if (!TRANSIENT_CODES.has(code)) {
+        if (!isTransientCode(code)) {
           throw new ClusterError(`${what}: request to ${this.server} failed (${code})`)
         }
         if (!mayRetry.code(code)) {
@@ -351,25 +272,6 @@ export class KubeClient {
   }
 }
 
-// 429/502/503/504 are always transient. A 500 is retried only when the server says so
-// (Retry-After) or reports a timeout (`etcdserver: request timed out`); other 500s are
-// permanent, e.g. server-side apply of a field the schema lacks ("field not declared in
-// schema"), which no retry can fix.
-function isTransient(res: KubeResponse): boolean {
-  if (TRANSIENT_STATUS.has(res.status)) return true
-  if (res.status !== 500) return false
-  return (
-    res.retryAfterSeconds !== undefined || /timed? ?out|timeout/i.test(apiStatusOf(res).message)
-  )
-}
-
-function retryAfterOf(header: string | string[] | undefined): { retryAfterSeconds?: number } {
-  const seconds = Number(Array.isArray(header) ? header[0] : header)
-  return header !== undefined && Number.isFinite(seconds) && seconds >= 0
-    ? { retryAfterSeconds: seconds }
-    : {}
-}
-
 function stringHeaders(
   h: http.OutgoingHttpHeaders | readonly string[] | undefined
 ): Record<string, string> {
@@ -388,44 +290,4 @@ function errorCode(error: unknown): string {
     return error.code
   }
   return error instanceof Error ? error.name : 'unknown error'
-}
-
-/** The parts of a Kubernetes `Status` body worth showing to a user. */
-export interface ApiStatus {
-  reason: string
-  message: string
-}
-
-/** Reads `reason`/`message` from a Status body; other bodies are shortened plain text. */
-export function apiStatusOf(res: KubeResponse): ApiStatus {
-  try {
-    const parsed = JSON.parse(res.body) as { reason?: unknown; message?: unknown }
-    return {
-      reason: typeof parsed.reason === 'string' ? parsed.reason : '',
-      message: typeof parsed.message === 'string' ? parsed.message : ''
-    }
-  } catch {
-    return { reason: '', message: res.body.trim().slice(0, 300) }
-  }
-}
-
-/** A ClusterError for a non-success response: `<what>: <status> <reason>: <message>`. */
-export function responseError(what: string, res: KubeResponse): ClusterError {
-  const { reason, message } = apiStatusOf(res)
-  const detail = [reason, message].filter((s) => s !== '').join(': ')
-  return new ClusterError(
-    `${what}: HTTP ${res.status}${detail === '' ? '' : ` ${detail}`}`,
-    res.status
-  )
-}
-
-/** Parses a JSON response body, failing with `what` when it is not JSON. */
-export function jsonBody<T>(what: string, res: KubeResponse): T {
-  try {
-    return JSON.parse(res.body) as T
-  } catch {
-    throw new ClusterError(
-      `${what}: the API server answered HTTP ${res.status} with a non-JSON body`
-    )
-  }
 }

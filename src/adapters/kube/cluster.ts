@@ -9,13 +9,8 @@ import type { Clock, Cluster, ObjectRef } from '../../apply/ports.js'
 import { systemClock } from '../clock.js'
 import { isJsonObject, type JsonObject } from '../../go/yaml.js'
 import { wellKnownResource } from '../../objects/well-known-resources.js'
-import {
-  jsonBody,
-  responseError,
-  type KubeClient,
-  type KubeRequest,
-  type KubeResponse
-} from './client.js'
+import { jsonBody, responseError, type KubeRequest, type KubeResponse } from './api-response.js'
+import type { KubeClient } from './client.js'
 import type { KubeDiscovery, ResourceInfo } from './discovery.js'
 
 /** Field manager of every write (the same as the Go CLI, so either tool can take over). */

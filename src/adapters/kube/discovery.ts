@@ -5,7 +5,8 @@
  */
 import { ClusterError } from '../../errors.js'
 import type { Discovery, HelmCapabilities } from '../../apply/ports.js'
-import { jsonBody, responseError, type KubeClient } from './client.js'
+import { jsonBody, responseError } from './api-response.js'
+import type { KubeClient } from './client.js'
 
 /** How to reach one kind over REST. */
 export interface ResourceInfo {

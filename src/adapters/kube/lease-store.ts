@@ -4,7 +4,8 @@
  */
 import type { LeaseRecord, LeaseStore, LeaseWrite } from '../../apply/lease-lock.js'
 import { STATE_NAMESPACE } from '../../state/state.js'
-import { jsonBody, responseError, type KubeClient } from './client.js'
+import { jsonBody, responseError } from './api-response.js'
+import type { KubeClient } from './client.js'
 
 const LEASES = `/apis/coordination.k8s.io/v1/namespaces/${STATE_NAMESPACE}/leases`
 

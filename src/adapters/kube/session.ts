@@ -3,7 +3,8 @@
  * discovery cache, and the Cluster and StateStore ports built on them.
  */
 import type { Clock } from '../../apply/ports.js'
-import { KubeClient, type RetryPolicy } from './client.js'
+import { KubeClient } from './client.js'
+import type { RetryPolicy } from './retry-policy.js'
 import { KubeCluster, type ClusterWaits } from './cluster.js'
 import { loadKubeConfig, type KubeConfigOptions } from './config.js'
 import { KubeDiscovery } from './discovery.js'

@@ -23,7 +23,8 @@ import {
   RENDER_RECORD_ANNOTATION,
   type RenderRecord
 } from '../../state/render-record.js'
-import { jsonBody, responseError, type KubeClient } from './client.js'
+import { jsonBody, responseError } from './api-response.js'
+import type { KubeClient } from './client.js'
 
 const STATE_CONFIGMAP_PREFIX = configMapName('')
 
