@@ -21,10 +21,14 @@ import type { TwinCheckout } from './adapters/render/reuse.js'
 import { firstKnownAncestry, gitAncestry } from './adapters/git.js'
 import { gitSnapshotRefs } from './adapters/git-snapshot.js'
 import { hasAmbientKubeconfig } from './adapters/kube/ambient-kubeconfig.js'
-import { chooseStateSource, type ChosenStateSource } from './action/state-source.js'
-import { snapshotSession } from './engine/snapshot-session.js'
-import type { SnapshotConfig } from './state/snapshot.js'
-import type { SnapshotPublishing } from './action/snapshot-flow.js'
+import type { ChosenStateSource } from './action/state-source.js'
+import {
+  snapshotPublishingOf,
+  snapshotSourceOf,
+  stateSourceOf,
+  withStateSource,
+  type SnapshotWorld
+} from './action/snapshot-wiring.js'
 import { githubAncestry } from './adapters/github/compare.js'
 import { kubeconfigFileSecrets, kubeconfigSecrets } from './adapters/kube/kubeconfig-secrets.js'
 import { upsertStickyComment } from './adapters/github/comments.js'
@@ -40,7 +44,6 @@ import { readSettings, type KubeconfigSource, type Settings } from './inputs.js'
 import { renderAtCommit } from './engine/base-render.js'
 import type { BeforeSide } from './engine/content-diff.js'
 import type { PullRequest } from './action/ports.js'
-import type { SnapshotSource } from './report/model.js'
 import { systemClock } from './adapters/clock.js'
 import { causeFirst } from './errors.js'
 import { createSecretRegistry } from './render/secrets.js'
@@ -72,7 +75,7 @@ async function runMode(settings: Settings): Promise<void> {
     summaryFile: env.GITHUB_STEP_SUMMARY
   })
   const kubeconfig = kubeconfigPath(settings.kubeconfig, env.RUNNER_TEMP)
-  const state = await stateSourceOf(settings, runner)
+  const state = await stateSourceOf(settings, snapshotWorldOf(settings), runner)
   const engineSettings: EngineSettings = {
     file: settings.config,
     environment: settings.environment,
@@ -82,23 +85,26 @@ async function runMode(settings: Settings): Promise<void> {
     ...(settings.skipUnchangedRenders ? {} : { renderAll: true })
   }
   const portsFor = (confine: PathPolicy, twin?: TwinCheckout): EnginePorts =>
-    withStateSource(state, {
-      env,
-      ...(kubeconfig === undefined ? {} : { kubeconfig }),
-      codeDir: import.meta.dirname,
-      registerSecret: (value) => core.setSecret(value),
-      log: { info: (message) => core.info(message), warn: (message) => core.warning(message) },
-      announceRenderers: true,
-      renderLimits: {
-        timeoutMs: settings.renderTimeoutSeconds * 1000,
-        maxOutputBytes: settings.maxRenderBytes,
-        maxMemoryBytes: settings.maxRenderMemory
-      },
-      onSessionOpened: (describe) => core.info(`Cluster: ${describe}`),
-      ...(env.RUNNER_TEMP ? { tempDir: env.RUNNER_TEMP } : {}),
-      confine,
-      ...(twin ? { twin } : {})
-    })
+    withStateSource(
+      state,
+      processEnginePorts({
+        env,
+        ...(kubeconfig === undefined ? {} : { kubeconfig }),
+        codeDir: import.meta.dirname,
+        registerSecret: (value) => core.setSecret(value),
+        log: { info: (message) => core.info(message), warn: (message) => core.warning(message) },
+        announceRenderers: true,
+        renderLimits: {
+          timeoutMs: settings.renderTimeoutSeconds * 1000,
+          maxOutputBytes: settings.maxRenderBytes,
+          maxMemoryBytes: settings.maxRenderMemory
+        },
+        onSessionOpened: (describe) => core.info(`Cluster: ${describe}`),
+        ...(env.RUNNER_TEMP ? { tempDir: env.RUNNER_TEMP } : {}),
+        confine,
+        ...(twin ? { twin } : {})
+      })
+    )
   const workspace = env.GITHUB_WORKSPACE || process.cwd()
   const ports = portsFor(pathPolicy(workspace, settings))
   // The base commit is rendered from a worktree outside the workspace: its reads are confined
@@ -146,7 +152,12 @@ async function runFlow(
   if (settings.mode === 'apply') {
     const { sync, prune, atomic } = settings
     const review = reviewOptionsOf(settings, target)
-    const snapshot = snapshotPublishingOf(settings, target)
+    const snapshot = snapshotPublishingOf(settings, snapshotWorldOf(settings), {
+      commit: target.sha,
+      writtenBy: runUrlOf().runUrl ?? `tazuna-action ${packageJson.version}`,
+      version: packageJson.version,
+      now: () => systemClock.now()
+    })
     return runMergeFlow(
       { engine, runner, redact: (text) => runSecrets.redact(engine.redact(text)) },
       {
@@ -202,43 +213,6 @@ async function runFlow(
   )
 }
 
-// Input state-source, for Diff runs only: a merge or drift run always needs the cluster.
-async function stateSourceOf(settings: Settings, runner: Runner): Promise<ChosenStateSource> {
-  if (settings.mode !== 'diff') return { source: 'cluster' }
-  const { root, config } = snapshotConfigOf(settings)
-  return chooseStateSource(settings.stateSource, settings.stateSnapshotRef, {
-    kubeconfigGiven:
-      settings.kubeconfig.kind !== 'ambient' || hasAmbientKubeconfig(process.env, os.homedir()),
-    fetch: (ref) => gitSnapshotRefs(root).fetch(ref),
-    expected: config,
-    runner
-  })
-}
-
-// Against a snapshot, every engine of the run (the base commit's too) has the snapshot as its
-// cluster session: State from the snapshot, and no request to any cluster.
-function withStateSource(
-  state: ChosenStateSource,
-  options: Parameters<typeof processEnginePorts>[0]
-): EnginePorts {
-  const ports = processEnginePorts(options)
-  if (state.source === 'cluster') return ports
-  const session = snapshotSession(state.snapshot, state.describe)
-  return { ...ports, openSession: () => Promise.resolve(session) }
-}
-
-function snapshotSourceOf(
-  state: ChosenStateSource,
-  pullRequest: PullRequest | undefined
-): { snapshot?: SnapshotSource } {
-  if (state.source === 'cluster') return {}
-  const { commit, createdAt, writtenBy } = state.snapshot
-  const baseSha = pullRequest?.baseSha
-  return {
-    snapshot: { ref: state.ref, commit, createdAt, writtenBy, ...(baseSha ? { baseSha } : {}) }
-  }
-}
-
 // The before side of content diffs. Base mode renders the pull request's base commit with a
 // second engine over the same ports; live mode reads the cluster; without a pull request
 // there is nothing to compare with.
@@ -268,6 +242,16 @@ function beforeSideOf(
           headRendered
         )
     }
+  }
+}
+
+// Git, the file system and the environment, as the State snapshot wiring uses them.
+function snapshotWorldOf(settings: Settings): SnapshotWorld {
+  return {
+    repositoryRootOf,
+    refsOf: (root) => gitSnapshotRefs(root),
+    kubeconfigGiven: () =>
+      settings.kubeconfig.kind !== 'ambient' || hasAmbientKubeconfig(process.env, os.homedir())
   }
 }
 
@@ -335,36 +319,6 @@ function reviewOptionsOf(
     postApplied: (post) => postAppliedSection(token, post),
     ...runUrlOf()
   }
-}
-
-// Input state-snapshot: published from the repository that holds tazuna.yaml, whose path in it
-// (and the environment) names the configuration (docs/state-snapshots.md#the-format).
-function snapshotPublishingOf(
-  settings: Settings,
-  target: { environment: string; sha: string }
-): SnapshotPublishing | undefined {
-  const ref = settings.stateSnapshotRef
-  if (ref === undefined) return undefined
-  const { root, config } = snapshotConfigOf(settings)
-  return {
-    ref,
-    origin: {
-      config,
-      commit: target.sha,
-      writtenBy: runUrlOf().runUrl ?? `tazuna-action ${packageJson.version}`,
-      version: packageJson.version
-    },
-    now: () => systemClock.now(),
-    publish: (name, text, message) => gitSnapshotRefs(root).publish(name, text, message)
-  }
-}
-
-// The repository that holds tazuna.yaml, and the configuration's identity in snapshots.
-function snapshotConfigOf(settings: Settings): { root: string; config: SnapshotConfig } {
-  const file = path.resolve(settings.config)
-  const root = repositoryRootOf(path.dirname(file)) ?? path.dirname(file)
-  const relative = path.relative(root, file).split(path.sep).join('/')
-  return { root, config: { path: relative, environment: settings.environment } }
 }
 
 // The holder names the run, so whoever waits for the lock knows which one holds it.
