@@ -12,6 +12,11 @@ import { runCheckFlow } from './action/check-flow.js'
 import { runDiffFlow } from './action/diff-flow.js'
 import { runMergeFlow } from './action/merge-flow.js'
 import { runDriftFlow } from './action/drift-flow.js'
+import { runPublishFlow } from './action/publish-flow.js'
+import { triggeringRunOf } from './action/workflow-run.js'
+import { maxReportBytes } from './report/published-report.js'
+import { readReportFile } from './adapters/files/report-file.js'
+import { getPullRequest } from './adapters/github/pulls.js'
 import { publishDriftIssue } from './adapters/github/issues.js'
 import { createActionsRunner } from './adapters/github/actions-reporting.js'
 import { writeKubeconfigFile } from './adapters/github/actions-files.js'
@@ -49,8 +54,8 @@ import { causeFirst } from './errors.js'
 import { createSecretRegistry } from './render/secrets.js'
 
 /**
- * Runs the action: check, Diff (pull requests), apply (pushes) or drift (scheduled runs), as
- * the inputs say.
+ * Runs the action: check, Diff (pull requests), apply (pushes), drift (scheduled runs) or
+ * publish (a fork's Diff, on workflow_run), as the inputs say.
  */
 export async function run(): Promise<void> {
   try {
@@ -74,6 +79,7 @@ async function runMode(settings: Settings): Promise<void> {
     runnerTemp: env.RUNNER_TEMP,
     summaryFile: env.GITHUB_STEP_SUMMARY
   })
+  if (settings.mode === 'publish') return runPublish(settings, runner)
   const kubeconfig = kubeconfigPath(settings.kubeconfig, env.RUNNER_TEMP)
   const state = await stateSourceOf(settings, snapshotWorldOf(settings), runner)
   const engineSettings: EngineSettings = {
@@ -129,6 +135,31 @@ async function runMode(settings: Settings): Promise<void> {
   } finally {
     engine.close()
   }
+}
+
+// Mode publish reads one file, the report, and talks to GitHub only: no kubeconfig, no engine,
+// no checkout, nothing of the fork run (docs/fork-pull-requests.md).
+async function runPublish(settings: Settings, runner: Runner): Promise<void> {
+  const repository = repositoryOf()
+  const token = settings.githubToken
+  if (repository === undefined) throw new Error('the run names no repository (GITHUB_REPOSITORY)')
+  if (token === '') throw new Error('input "github-token" is empty: mode publish posts a comment')
+  const workspace = process.env.GITHUB_WORKSPACE || process.cwd()
+  await runPublishFlow(
+    {
+      runner,
+      readReport: () => readReportFile(settings.report, workspace, maxReportBytes),
+      getPullRequest: (number) => getPullRequest(token, repository, number),
+      postComment: (comment) => upsertStickyComment(token, comment)
+    },
+    {
+      repository,
+      config: settings.config,
+      environment: settings.environment,
+      reportPath: settings.report,
+      run: triggeringRunOf(github.context.eventName ?? '', github.context.payload)
+    }
+  )
 }
 
 /** The head engine and what a second engine (over the base commit's files) is built from. */
