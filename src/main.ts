@@ -17,6 +17,12 @@ import { triggeringRunOf } from './action/workflow-run.js'
 import { maxReportBytes } from './report/published-report.js'
 import { readReportFile } from './adapters/files/report-file.js'
 import { getPullRequest } from './adapters/github/pulls.js'
+import {
+  lockHolderOf,
+  repositoryOf,
+  runUrlOf,
+  summaryUrlOf
+} from './adapters/github/run-context.js'
 import { publishDriftIssue } from './adapters/github/issues.js'
 import { createActionsRunner } from './adapters/github/actions-reporting.js'
 import { writeKubeconfigFile } from './adapters/github/actions-files.js'
@@ -43,7 +49,7 @@ import type { ReviewOptions } from './action/review-flow.js'
 import type { Runner } from './action/ports.js'
 import type { CommitAncestry } from './apply/commit-guard.js'
 import type { PathPolicy } from './config/confinement.js'
-import { createEngine, type Engine, type LockRequest } from './engine/engine.js'
+import { createEngine, type Engine } from './engine/engine.js'
 import type { EnginePorts, EngineSettings } from './engine/ports.js'
 import { readSettings, type KubeconfigSource, type Settings } from './inputs.js'
 import { renderAtCommit } from './engine/base-render.js'
@@ -194,7 +200,7 @@ async function runFlow(
       {
         ...target,
         switches: { sync, prune, atomic },
-        lock: actionLock(settings),
+        lock: { holder: lockHolderOf(), waitSeconds: settings.lockTimeoutSeconds },
         commitGuard: {
           ancestry: actionAncestry(settings),
           allowOlderCommit: settings.allowOlderCommit
@@ -350,37 +356,4 @@ function reviewOptionsOf(
     postApplied: (post) => postAppliedSection(token, post),
     ...runUrlOf()
   }
-}
-
-// The holder names the run, so whoever waits for the lock knows which one holds it.
-function actionLock(settings: Settings): LockRequest {
-  const { runId, runAttempt } = github.context
-  const repository = process.env.GITHUB_REPOSITORY ?? ''
-  return {
-    holder: `github-actions ${repository} run ${runId} attempt ${runAttempt} on ${os.hostname()}`,
-    waitSeconds: settings.lockTimeoutSeconds
-  }
-}
-
-// context.repo throws when neither GITHUB_REPOSITORY nor the payload names the repository.
-function repositoryOf(): { owner: string; repo: string } | undefined {
-  try {
-    return github.context.repo
-  } catch {
-    return undefined
-  }
-}
-
-function summaryUrlOf(): { summaryUrl?: string } {
-  const { runUrl } = runUrlOf()
-  return runUrl === undefined ? {} : { summaryUrl: runUrl }
-}
-
-function runUrlOf(): { runUrl?: string } {
-  const { serverUrl, runId } = github.context
-  const repository = process.env.GITHUB_REPOSITORY
-  if (!repository || !Number.isFinite(runId)) return {}
-  const attempt = github.context.runAttempt
-  const suffix = Number.isFinite(attempt) && attempt > 1 ? `/attempts/${attempt}` : ''
-  return { runUrl: `${serverUrl}/${repository}/actions/runs/${runId}${suffix}` }
 }
