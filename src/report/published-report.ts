@@ -27,7 +27,7 @@ export interface PublishedReport {
   report: DiffReport
 }
 
-const limits = { manifests: 1000, entries: 50_000, problems: 1000, risks: 10_000, text: 10_000 }
+const limits = { manifests: 1000, entries: 50_000, problems: 1000, risks: 10_000, text: 65_536 }
 const topFields = [
   'schema',
   'kind',

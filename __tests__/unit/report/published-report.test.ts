@@ -105,8 +105,8 @@ describe('readPublishedReport', () => {
     ['a type with markup', (d) => (d.manifests[0].type = '<img>'), 'is not a manifest type'],
     [
       'an overlong message',
-      (d) => (d.risks[0].message = 'x'.repeat(10_001)),
-      'longer than 10000 characters'
+      (d) => (d.risks[0].message = 'x'.repeat(65_537)),
+      'longer than 65536 characters'
     ],
     [
       'too many manifests',
