@@ -156,7 +156,9 @@ async function runPublish(settings: Settings, runner: Runner): Promise<void> {
       runner,
       readReport: () => readReportFile(settings.report, workspace, maxReportBytes),
       getPullRequest: (number) => getPullRequest(token, repository, number),
-      postComment: (comment) => upsertStickyComment(token, comment)
+      // The report cannot know this run's token; redacted all the same, as every posted text.
+      postComment: (comment) =>
+        upsertStickyComment(token, { ...comment, body: runSecrets.redact(comment.body) })
     },
     {
       repository,
