@@ -10,7 +10,7 @@ import type { ReviewedDiffMode } from './report/diff-gate.js'
 import { snapshotRefProblem } from './state/snapshot-ref.js'
 
 /** What the action does in this run. */
-export type Mode = 'check' | 'diff' | 'apply' | 'drift'
+export type Mode = 'check' | 'diff' | 'apply' | 'drift' | 'publish'
 
 /** What the Diff shows inside each object: a diff from the base commit's render, from the live
  * object (server-side dry run), or nothing (hashes only). */
@@ -75,6 +75,11 @@ export interface Settings {
   stateSnapshotRef: string | undefined
   /** Diff mode: where State is read (input `state-source`). */
   stateSource: StateSourceMode
+  /**
+   * Publish mode: report.json (or its directory) of a pull request's run to post
+   * (docs/fork-pull-requests.md); '' otherwise.
+   */
+  report: string
 }
 
 /** The runner's view of inputs, environment and event; main.ts binds it to @actions/*. */
@@ -115,12 +120,13 @@ export const inputDefaults = {
   'oras-no-cache': 'false',
   'skip-unchanged-renders': 'true',
   'reviewed-diff': 'warn',
-  'state-snapshot': 'off'
+  'state-snapshot': 'off',
+  report: ''
 } as const
 
 type InputName = keyof typeof inputDefaults
 
-const modes = ['auto', 'check', 'diff', 'apply', 'drift'] as const
+const modes = ['auto', 'check', 'diff', 'apply', 'drift', 'publish'] as const
 const contentDiffModes = ['base', 'live', 'off'] as const
 const reviewedDiffModes = ['warn', 'require', 'off'] as const
 const stateSourceModes = ['cluster', 'snapshot', 'auto'] as const
@@ -156,11 +162,12 @@ export function readSettings(source: InputSource): Settings {
     )
   }
 
+  const mode = resolveMode(read('mode'), source.eventName)
   return {
     config: read('config'),
     environment: read('environment'),
     tags: splitList(read('tags')),
-    mode: resolveMode(read('mode'), source.eventName),
+    mode,
     sync,
     prune,
     atomic,
@@ -186,8 +193,19 @@ export function readSettings(source: InputSource): Settings {
     skipUnchangedRenders: flag('skip-unchanged-renders'),
     reviewedDiff: parseReviewedDiff(read('reviewed-diff')),
     stateSnapshotRef: parseStateSnapshot(read('state-snapshot')),
-    stateSource: parseStateSource(read('state-source'))
+    stateSource: parseStateSource(read('state-source')),
+    report: reportInput(read('report'), mode)
   }
+}
+
+// Publish mode posts nothing but a report, so it needs one; no other mode reads it.
+function reportInput(value: string, mode: Mode): string {
+  if (mode === 'publish' && value === '') {
+    throw new InputError(
+      'input "report" is empty: mode publish needs the path of report.json (or of the directory actions/download-artifact put it in)'
+    )
+  }
+  return value
 }
 
 /** `off`, or a git ref snapshots may be published on (src/state/snapshot-ref.ts). */
@@ -308,7 +326,7 @@ export function resolveMode(mode: string, eventName: string): Mode {
   throw new InputError(
     `input "mode" is "auto", which picks a mode only for pull_request, pull_request_target ` +
       `(diff), push (apply), schedule and workflow_dispatch (drift) events, but this run's ` +
-      `event is ${JSON.stringify(eventName)}: set mode to check, diff, apply or drift`
+      `event is ${JSON.stringify(eventName)}: set mode to check, diff, apply, drift or publish`
   )
 }
 

@@ -12,6 +12,17 @@ import { runCheckFlow } from './action/check-flow.js'
 import { runDiffFlow } from './action/diff-flow.js'
 import { runMergeFlow } from './action/merge-flow.js'
 import { runDriftFlow } from './action/drift-flow.js'
+import { runPublishFlow } from './action/publish-flow.js'
+import { triggeringRunOf } from './action/workflow-run.js'
+import { maxReportBytes } from './report/published-report.js'
+import { readReportFile } from './adapters/files/report-file.js'
+import { getPullRequest } from './adapters/github/pulls.js'
+import {
+  lockHolderOf,
+  repositoryOf,
+  runUrlOf,
+  summaryUrlOf
+} from './adapters/github/run-context.js'
 import { publishDriftIssue } from './adapters/github/issues.js'
 import { createActionsRunner } from './adapters/github/actions-reporting.js'
 import { writeKubeconfigFile } from './adapters/github/actions-files.js'
@@ -21,10 +32,14 @@ import type { TwinCheckout } from './adapters/render/reuse.js'
 import { firstKnownAncestry, gitAncestry } from './adapters/git.js'
 import { gitSnapshotRefs } from './adapters/git-snapshot.js'
 import { hasAmbientKubeconfig } from './adapters/kube/ambient-kubeconfig.js'
-import { chooseStateSource, type ChosenStateSource } from './action/state-source.js'
-import { snapshotSession } from './engine/snapshot-session.js'
-import type { SnapshotConfig } from './state/snapshot.js'
-import type { SnapshotPublishing } from './action/snapshot-flow.js'
+import type { ChosenStateSource } from './action/state-source.js'
+import {
+  snapshotPublishingOf,
+  snapshotSourceOf,
+  stateSourceOf,
+  withStateSource,
+  type SnapshotWorld
+} from './action/snapshot-wiring.js'
 import { githubAncestry } from './adapters/github/compare.js'
 import { kubeconfigFileSecrets, kubeconfigSecrets } from './adapters/kube/kubeconfig-secrets.js'
 import { upsertStickyComment } from './adapters/github/comments.js'
@@ -34,20 +49,19 @@ import type { ReviewOptions } from './action/review-flow.js'
 import type { Runner } from './action/ports.js'
 import type { CommitAncestry } from './apply/commit-guard.js'
 import type { PathPolicy } from './config/confinement.js'
-import { createEngine, type Engine, type LockRequest } from './engine/engine.js'
+import { createEngine, type Engine } from './engine/engine.js'
 import type { EnginePorts, EngineSettings } from './engine/ports.js'
 import { readSettings, type KubeconfigSource, type Settings } from './inputs.js'
 import { renderAtCommit } from './engine/base-render.js'
 import type { BeforeSide } from './engine/content-diff.js'
 import type { PullRequest } from './action/ports.js'
-import type { SnapshotSource } from './report/model.js'
 import { systemClock } from './adapters/clock.js'
 import { causeFirst } from './errors.js'
 import { createSecretRegistry } from './render/secrets.js'
 
 /**
- * Runs the action: check, Diff (pull requests), apply (pushes) or drift (scheduled runs), as
- * the inputs say.
+ * Runs the action: check, Diff (pull requests), apply (pushes), drift (scheduled runs) or
+ * publish (a fork's Diff, on workflow_run), as the inputs say.
  */
 export async function run(): Promise<void> {
   try {
@@ -71,8 +85,9 @@ async function runMode(settings: Settings): Promise<void> {
     runnerTemp: env.RUNNER_TEMP,
     summaryFile: env.GITHUB_STEP_SUMMARY
   })
+  if (settings.mode === 'publish') return runPublish(settings, runner)
   const kubeconfig = kubeconfigPath(settings.kubeconfig, env.RUNNER_TEMP)
-  const state = await stateSourceOf(settings, runner)
+  const state = await stateSourceOf(settings, snapshotWorldOf(settings), runner)
   const engineSettings: EngineSettings = {
     file: settings.config,
     environment: settings.environment,
@@ -82,23 +97,26 @@ async function runMode(settings: Settings): Promise<void> {
     ...(settings.skipUnchangedRenders ? {} : { renderAll: true })
   }
   const portsFor = (confine: PathPolicy, twin?: TwinCheckout): EnginePorts =>
-    withStateSource(state, {
-      env,
-      ...(kubeconfig === undefined ? {} : { kubeconfig }),
-      codeDir: import.meta.dirname,
-      registerSecret: (value) => core.setSecret(value),
-      log: { info: (message) => core.info(message), warn: (message) => core.warning(message) },
-      announceRenderers: true,
-      renderLimits: {
-        timeoutMs: settings.renderTimeoutSeconds * 1000,
-        maxOutputBytes: settings.maxRenderBytes,
-        maxMemoryBytes: settings.maxRenderMemory
-      },
-      onSessionOpened: (describe) => core.info(`Cluster: ${describe}`),
-      ...(env.RUNNER_TEMP ? { tempDir: env.RUNNER_TEMP } : {}),
-      confine,
-      ...(twin ? { twin } : {})
-    })
+    withStateSource(
+      state,
+      processEnginePorts({
+        env,
+        ...(kubeconfig === undefined ? {} : { kubeconfig }),
+        codeDir: import.meta.dirname,
+        registerSecret: (value) => core.setSecret(value),
+        log: { info: (message) => core.info(message), warn: (message) => core.warning(message) },
+        announceRenderers: true,
+        renderLimits: {
+          timeoutMs: settings.renderTimeoutSeconds * 1000,
+          maxOutputBytes: settings.maxRenderBytes,
+          maxMemoryBytes: settings.maxRenderMemory
+        },
+        onSessionOpened: (describe) => core.info(`Cluster: ${describe}`),
+        ...(env.RUNNER_TEMP ? { tempDir: env.RUNNER_TEMP } : {}),
+        confine,
+        ...(twin ? { twin } : {})
+      })
+    )
   const workspace = env.GITHUB_WORKSPACE || process.cwd()
   const ports = portsFor(pathPolicy(workspace, settings))
   // The base commit is rendered from a worktree outside the workspace: its reads are confined
@@ -125,6 +143,33 @@ async function runMode(settings: Settings): Promise<void> {
   }
 }
 
+// Mode publish reads one file, the report, and talks to GitHub only: no kubeconfig, no engine,
+// no checkout, nothing of the fork run (docs/fork-pull-requests.md).
+async function runPublish(settings: Settings, runner: Runner): Promise<void> {
+  const repository = repositoryOf()
+  const token = settings.githubToken
+  if (repository === undefined) throw new Error('the run names no repository (GITHUB_REPOSITORY)')
+  if (token === '') throw new Error('input "github-token" is empty: mode publish posts a comment')
+  const workspace = process.env.GITHUB_WORKSPACE || process.cwd()
+  await runPublishFlow(
+    {
+      runner,
+      readReport: () => readReportFile(settings.report, workspace, maxReportBytes),
+      getPullRequest: (number) => getPullRequest(token, repository, number),
+      // The report cannot know this run's token; redacted all the same, as every posted text.
+      postComment: (comment) =>
+        upsertStickyComment(token, { ...comment, body: runSecrets.redact(comment.body) })
+    },
+    {
+      repository,
+      config: settings.config,
+      environment: settings.environment,
+      reportPath: settings.report,
+      run: triggeringRunOf(github.context.eventName ?? '', github.context.payload)
+    }
+  )
+}
+
 /** The head engine and what a second engine (over the base commit's files) is built from. */
 interface Engines {
   engine: Engine
@@ -146,13 +191,13 @@ async function runFlow(
   if (settings.mode === 'apply') {
     const { sync, prune, atomic } = settings
     const review = reviewOptionsOf(settings, target)
-    const snapshot = snapshotPublishingOf(settings, target)
+    const snapshot = snapshotPublishing(settings, target)
     return runMergeFlow(
       { engine, runner, redact: (text) => runSecrets.redact(engine.redact(text)) },
       {
         ...target,
         switches: { sync, prune, atomic },
-        lock: actionLock(settings),
+        lock: { holder: lockHolderOf(), waitSeconds: settings.lockTimeoutSeconds },
         commitGuard: {
           ancestry: actionAncestry(settings),
           allowOlderCommit: settings.allowOlderCommit
@@ -164,7 +209,7 @@ async function runFlow(
   }
   const repository = repositoryOf()
   if (settings.mode === 'drift') {
-    const snapshot = snapshotPublishingOf(settings, target)
+    const snapshot = snapshotPublishing(settings, target)
     return runDriftFlow(
       { engine, runner, publishIssue: (issue) => publishDriftIssue(settings.githubToken, issue) },
       {
@@ -204,43 +249,6 @@ async function runFlow(
   )
 }
 
-// Input state-source, for Diff runs only: a merge or drift run always needs the cluster.
-async function stateSourceOf(settings: Settings, runner: Runner): Promise<ChosenStateSource> {
-  if (settings.mode !== 'diff') return { source: 'cluster' }
-  const { root, config } = snapshotConfigOf(settings)
-  return chooseStateSource(settings.stateSource, settings.stateSnapshotRef, {
-    kubeconfigGiven:
-      settings.kubeconfig.kind !== 'ambient' || hasAmbientKubeconfig(process.env, os.homedir()),
-    fetch: (ref) => gitSnapshotRefs(root).fetch(ref),
-    expected: config,
-    runner
-  })
-}
-
-// Against a snapshot, every engine of the run (the base commit's too) has the snapshot as its
-// cluster session: State from the snapshot, and no request to any cluster.
-function withStateSource(
-  state: ChosenStateSource,
-  options: Parameters<typeof processEnginePorts>[0]
-): EnginePorts {
-  const ports = processEnginePorts(options)
-  if (state.source === 'cluster') return ports
-  const session = snapshotSession(state.snapshot, state.describe)
-  return { ...ports, openSession: () => Promise.resolve(session) }
-}
-
-function snapshotSourceOf(
-  state: ChosenStateSource,
-  pullRequest: PullRequest | undefined
-): { snapshot?: SnapshotSource } {
-  if (state.source === 'cluster') return {}
-  const { commit, createdAt, writtenBy } = state.snapshot
-  const baseSha = pullRequest?.baseSha
-  return {
-    snapshot: { ref: state.ref, commit, createdAt, writtenBy, ...(baseSha ? { baseSha } : {}) }
-  }
-}
-
 // The before side of content diffs. Base mode renders the pull request's base commit with a
 // second engine over the same ports; live mode reads the cluster; without a pull request
 // there is nothing to compare with.
@@ -270,6 +278,16 @@ function beforeSideOf(
           headRendered
         )
     }
+  }
+}
+
+// Git, the file system and the environment, as the State snapshot wiring uses them.
+function snapshotWorldOf(settings: Settings): SnapshotWorld {
+  return {
+    repositoryRootOf,
+    refsOf: (root) => gitSnapshotRefs(root),
+    kubeconfigGiven: () =>
+      settings.kubeconfig.kind !== 'ambient' || hasAmbientKubeconfig(process.env, os.homedir())
   }
 }
 
@@ -339,65 +357,13 @@ function reviewOptionsOf(
   }
 }
 
-// Input state-snapshot: published from the repository that holds tazuna.yaml, whose path in it
-// (and the environment) names the configuration (docs/state-snapshots.md#the-format).
-function snapshotPublishingOf(
-  settings: Settings,
-  target: { environment: string; sha: string }
-): SnapshotPublishing | undefined {
-  const ref = settings.stateSnapshotRef
-  if (ref === undefined) return undefined
-  const { root, config } = snapshotConfigOf(settings)
-  return {
-    ref,
-    origin: {
-      config,
-      commit: target.sha,
-      writtenBy: runUrlOf().runUrl ?? `tazuna-action ${packageJson.version}`,
-      version: packageJson.version
-    },
-    now: () => systemClock.now(),
-    publish: (name, text, message) => gitSnapshotRefs(root).publish(name, text, message)
-  }
-}
-
-// The repository that holds tazuna.yaml, and the configuration's identity in snapshots.
-function snapshotConfigOf(settings: Settings): { root: string; config: SnapshotConfig } {
-  const file = path.resolve(settings.config)
-  const root = repositoryRootOf(path.dirname(file)) ?? path.dirname(file)
-  const relative = path.relative(root, file).split(path.sep).join('/')
-  return { root, config: { path: relative, environment: settings.environment } }
-}
-
-// The holder names the run, so whoever waits for the lock knows which one holds it.
-function actionLock(settings: Settings): LockRequest {
-  const { runId, runAttempt } = github.context
-  const repository = process.env.GITHUB_REPOSITORY ?? ''
-  return {
-    holder: `github-actions ${repository} run ${runId} attempt ${runAttempt} on ${os.hostname()}`,
-    waitSeconds: settings.lockTimeoutSeconds
-  }
-}
-
-// context.repo throws when neither GITHUB_REPOSITORY nor the payload names the repository.
-function repositoryOf(): { owner: string; repo: string } | undefined {
-  try {
-    return github.context.repo
-  } catch {
-    return undefined
-  }
-}
-
-function summaryUrlOf(): { summaryUrl?: string } {
-  const { runUrl } = runUrlOf()
-  return runUrl === undefined ? {} : { summaryUrl: runUrl }
-}
-
-function runUrlOf(): { runUrl?: string } {
-  const { serverUrl, runId } = github.context
-  const repository = process.env.GITHUB_REPOSITORY
-  if (!repository || !Number.isFinite(runId)) return {}
-  const attempt = github.context.runAttempt
-  const suffix = Number.isFinite(attempt) && attempt > 1 ? `/attempts/${attempt}` : ''
-  return { runUrl: `${serverUrl}/${repository}/actions/runs/${runId}${suffix}` }
+// Input state-snapshot of a merge or drift run: published as this run (drift runs relabel it
+// with the commit State records, src/action/snapshot-flow.ts).
+function snapshotPublishing(settings: Settings, target: { sha: string }) {
+  return snapshotPublishingOf(settings, snapshotWorldOf(settings), {
+    commit: target.sha,
+    writtenBy: runUrlOf().runUrl ?? `tazuna-action ${packageJson.version}`,
+    version: packageJson.version,
+    now: () => systemClock.now()
+  })
 }

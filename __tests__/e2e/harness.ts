@@ -97,6 +97,8 @@ export interface ActionRun {
   apiUrl: string
   repository?: string
   extraEnv?: Record<string, string>
+  /** Node's own arguments before index.js, given the run's directory (event, outputs, temp). */
+  nodeArgs?: (runDir: string) => string[]
 }
 
 /** What a run left behind. */
@@ -147,7 +149,8 @@ export async function runAction(run: ActionRun): Promise<ActionResult> {
     ),
     ...run.extraEnv
   }
-  const child = spawn(process.execPath, [join(run.dist, 'index.js')], { cwd: run.workspace, env })
+  const args = [...(run.nodeArgs?.(dir) ?? []), join(run.dist, 'index.js')]
+  const child = spawn(process.execPath, args, { cwd: run.workspace, env })
   const stdout: Buffer[] = []
   const stderr: Buffer[] = []
   child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk))
@@ -194,6 +197,34 @@ export function pullRequestPayload(options: {
       number: options.number,
       head: { sha: options.headSha, repo: { full_name: options.headRepo ?? 'acme/deploy' } },
       base: { sha: options.baseSha ?? '0'.repeat(40), repo: { full_name: 'acme/deploy' } }
+    },
+    repository: { full_name: 'acme/deploy', name: 'deploy', owner: { login: 'acme' } }
+  }
+}
+
+/**
+ * A workflow_run payload as GitHub sends it when a pull_request run completed; for a fork's pull
+ * request `pull_requests` is empty.
+ */
+export function workflowRunPayload(options: {
+  headSha: string
+  headRepo: string
+  headBranch: string
+  conclusion?: string
+  pullRequests?: number[]
+}): Record<string, unknown> {
+  return {
+    action: 'completed',
+    workflow_run: {
+      id: 99,
+      event: 'pull_request',
+      status: 'completed',
+      conclusion: options.conclusion ?? 'success',
+      html_url: 'https://github.com/acme/deploy/actions/runs/99',
+      head_sha: options.headSha,
+      head_branch: options.headBranch,
+      head_repository: { full_name: options.headRepo },
+      pull_requests: (options.pullRequests ?? []).map((number) => ({ number }))
     },
     repository: { full_name: 'acme/deploy', name: 'deploy', owner: { login: 'acme' } }
   }

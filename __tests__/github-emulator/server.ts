@@ -2,7 +2,8 @@
  * A small emulation of the GitHub REST endpoints the action calls, on loopback: list, create
  * and update issue comments (paginated with Link headers); list, create and update issues (the
  * drift issue; `state` filter); the pull requests a commit belongs to (commits/{sha}/pulls,
- * from pull requests registered with their merge style); GET /user; and GitHub's refusals
+ * from pull requests registered with their merge style); one pull request (pulls/{number}, with
+ * its head repository, for a fork's); GET /user; and GitHub's refusals
  * (403 for read-only tokens and for endpoints a GITHUB_TOKEN may not call, 422 for a body over
  * 65,536 characters). GitHub itself is unreachable from the development machines (house style:
  * the GitHub API is the one thing emulated). Every request is recorded for assertions.
@@ -93,6 +94,12 @@ export interface PullRegistration {
   /** The head branch's own commits, oldest first; the last is the head. */
   headCommits: string[]
   merge?: PullMerge
+  /** `owner/repo` of the head: a fork's, or (the default) the base repository. */
+  headRepository?: string
+  /** The head branch; `pull-<number>` unless given. */
+  headRef?: string
+  /** Closed without a merge. */
+  closed?: boolean
 }
 
 /** The running emulator. */
@@ -234,8 +241,15 @@ export class GitHubEmulator {
       url.pathname
     )
     const pulls = /^\/repos\/([^/]+)\/([^/]+)\/commits\/([0-9a-f]+)\/pulls$/.exec(url.pathname)
+    const pull = /^\/repos\/([^/]+)\/([^/]+)\/pulls\/(\d+)$/.exec(url.pathname)
     if (pulls !== null && method === 'GET') {
       this.sendPage(url, this.pullsOfCommit(pulls[1]!, pulls[2]!, pulls[3]!), res)
+    } else if (pull !== null && method === 'GET') {
+      const found = this.pulls.find(
+        (p) => p.owner === pull[1] && p.repo === pull[2] && p.number === Number(pull[3])
+      )
+      if (found === undefined) return send(res, 404, { message: 'Not Found' })
+      send(res, 200, this.presentPull(found))
     } else if (compare !== null && method === 'GET') {
       const status = this.options.compare?.(compare[3]!, compare[4]!)
       if (status === undefined) return send(res, 404, { message: 'Not Found' })
@@ -373,16 +387,21 @@ export class GitHubEmulator {
     }
   }
 
-  // The fields of GitHub's pull request object that consumers of commits/{sha}/pulls read.
+  // The fields of GitHub's pull request object that consumers of commits/{sha}/pulls and
+  // pulls/{number} read.
   private presentPull(p: PullRegistration & { merged_at?: string }): Record<string, unknown> {
     return {
       id: 7000 + p.number,
       number: p.number,
       url: `${this.url}/repos/${p.owner}/${p.repo}/pulls/${p.number}`,
       html_url: `${this.serverUrl}/${p.owner}/${p.repo}/pull/${p.number}`,
-      state: p.merge === undefined ? 'open' : 'closed',
-      head: { sha: p.headCommits.at(-1), ref: `pull-${p.number}` },
-      base: { ref: 'main' },
+      state: p.merge === undefined && p.closed !== true ? 'open' : 'closed',
+      head: {
+        sha: p.headCommits.at(-1),
+        ref: p.headRef ?? `pull-${p.number}`,
+        repo: { full_name: p.headRepository ?? `${p.owner}/${p.repo}` }
+      },
+      base: { ref: 'main', repo: { full_name: `${p.owner}/${p.repo}` } },
       merged_at: p.merged_at ?? null,
       // For a rebase merge, GitHub names the commit the base branch was updated to.
       merge_commit_sha: p.merge?.commits.at(-1) ?? null

@@ -109,7 +109,12 @@ export async function runDiffFlow(deps: DiffFlowDeps, options: DiffFlowOptions):
       ? problemsText(report)
       : renderDiffText(manifests) + renderNotComparedText(notCompared)
   const reportPath = runner.writeReport({
-    json: redact(diffReportJson(report)),
+    json: redact(
+      diffReportJson(
+        report,
+        options.pullRequest === undefined ? {} : { pullRequest: options.pullRequest.number }
+      )
+    ),
     text: redact(text),
     ...(content === undefined
       ? {}
@@ -174,7 +179,8 @@ async function publishComment(
   if (pr.forkOf !== undefined) {
     runner.notice(
       `No pull-request comment: the pull request comes from the fork ${pr.forkOf}, whose token ` +
-        'cannot write comments. The Diff is in the job summary.'
+        'cannot write comments. The Diff is in the job summary; a workflow_run workflow in mode ' +
+        'publish can post it from report.json (docs/fork-pull-requests.md).'
     )
     return undefined
   }

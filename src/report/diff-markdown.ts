@@ -28,6 +28,8 @@ export interface DiffMarkdownOptions {
   measure?: (text: string) => number
   /** A first line (the sticky-comment marker). */
   marker?: string
+  /** Markdown right under the marker, above the risks (a published comment's caution). */
+  preface?: string
   /** Hex digits shown per hash; 64 shows whole hashes. */
   hashLength: number
   /** Markdown pointing to the full report (for example a link to the job summary). */
@@ -59,6 +61,7 @@ export function renderDiffMarkdown(report: DiffReport, options: DiffMarkdownOpti
   // The risks come first, right under the marker: what a reviewer must not miss.
   const head = [
     options.marker === undefined ? '' : `${options.marker}\n`,
+    options.preface ?? '',
     renderRisksSection(report.risks ?? [], options.riskLimit ?? 30),
     title(report),
     renderSnapshotSection(report)

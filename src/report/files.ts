@@ -18,13 +18,18 @@ import {
 /** Version of report.json's shape. */
 export const reportSchema = 1
 
-/** report.json of a Diff run (check problems included). */
-export function diffReportJson(report: DiffReport): string {
+/**
+ * report.json of a Diff run (check problems included). `pullRequest` is the number of the pull
+ * request the run is about: mode publish (docs/fork-pull-requests.md) checks it against the
+ * pull request GitHub names for the run.
+ */
+export function diffReportJson(report: DiffReport, options: { pullRequest?: number } = {}): string {
   const manifests = report.manifests.map((m) => ({
     manifest: m.manifest,
     type: m.type,
     counts: countEntries(m.entries),
-    entries: sortEntries(m.entries)
+    entries: sortEntries(m.entries),
+    ...(m.error === undefined ? {} : { error: m.error })
   }))
   const document = {
     schema: reportSchema,
@@ -32,6 +37,7 @@ export function diffReportJson(report: DiffReport): string {
     config: report.config,
     environment: report.environment,
     sha: report.sha,
+    pullRequest: options.pullRequest ?? null,
     renderers: report.renderers ?? null,
     counts: sumCounts(manifests.map((m) => m.counts)),
     layers: report.plan?.layers ?? [],
@@ -45,7 +51,9 @@ export function diffReportJson(report: DiffReport): string {
       message: r.message,
       accepted: r.accepted === true,
       ...(r.server === undefined ? {} : { server: r.server })
-    }))
+    })),
+    snapshot: report.snapshot ?? null,
+    notCompared: report.notCompared ?? []
   }
   return `${JSON.stringify(document, null, 2)}\n`
 }

@@ -29,6 +29,11 @@ export interface Marker {
   sha: string
   /** The Diff computed for `sha` (schema 2); absent when no Diff was computed (config problems). */
   diff?: MarkerDiff
+  /**
+   * Set on a comment mode publish made from a pull request's own report (a fork's): it records no
+   * Diff, since that run could have altered it (docs/fork-pull-requests.md#the-merge-gate).
+   */
+  published?: true
 }
 
 /** The reviewed Diff's digests as the marker keeps them. */
@@ -38,15 +43,22 @@ export interface MarkerDiff {
   manifests?: Record<string, string>
 }
 
-/** The marker line for a report target and, when one was computed, its Diff's digests. */
-export function renderMarker(target: ReportTarget, digests?: DiffDigests): string {
+/**
+ * The marker line for a report target and, when one was computed, its Diff's digests; a
+ * published comment's marker says so and never carries digests.
+ */
+export function renderMarker(target: ReportTarget, digests?: DiffDigests | 'published'): string {
   const marker: Marker = {
     tool,
     schema: markerSchema,
     config: target.config,
     environment: target.environment,
     sha: target.sha,
-    ...(digests === undefined ? {} : { diff: markerDiffOf(digests) })
+    ...(digests === 'published'
+      ? { published: true }
+      : digests === undefined
+        ? {}
+        : { diff: markerDiffOf(digests) })
   }
   // `<`, `>` and `&` escaped so no value can close the HTML comment early (`-->`).
   const json = JSON.stringify(marker)
@@ -87,7 +99,8 @@ const isMarker = (value: unknown): value is Marker => {
     typeof v.config === 'string' &&
     typeof v.environment === 'string' &&
     typeof v.sha === 'string' &&
-    (v.diff === undefined || isMarkerDiff(v.diff))
+    (v.diff === undefined || isMarkerDiff(v.diff)) &&
+    (v.published === undefined || v.published === true)
   )
 }
 

@@ -48,7 +48,8 @@ describe('readSettings', () => {
       orasNoCache: false,
       skipUnchangedRenders: true,
       reviewedDiff: 'warn',
-      stateSource: 'auto'
+      stateSource: 'auto',
+      report: ''
     })
   })
 
@@ -87,21 +88,27 @@ describe('readSettings', () => {
     ['apply', 'pull_request', 'apply'],
     ['auto', 'schedule', 'drift'],
     ['auto', 'workflow_dispatch', 'drift'],
-    ['drift', 'push', 'drift']
+    ['drift', 'push', 'drift'],
+    ['publish', 'workflow_run', 'publish']
   ])('mode %s on %s is %s', (mode, event, expected) => {
-    expect(readSettings(source({ mode }, event)).mode).toBe(expected)
+    expect(readSettings(source({ mode, report: 'report.json' }, event)).mode).toBe(expected)
   })
 
   it.each([
     [
       { mode: 'auto' },
       'issue_comment',
-      /mode.*"auto".*event is "issue_comment".*set mode to check, diff, apply or drift/
+      /mode.*"auto".*event is "issue_comment".*set mode to check, diff, apply, drift or publish/
     ],
     [
       { mode: 'plan' },
       'push',
-      /input "mode" must be one of auto, check, diff, apply, drift, got "plan"/
+      /input "mode" must be one of auto, check, diff, apply, drift, publish, got "plan"/
+    ],
+    [
+      { mode: 'publish', report: '' },
+      'workflow_run',
+      /input "report" is empty: mode publish needs/
     ],
     [{ sync: 'yes' }, 'push', /input "sync" must be a boolean \(true or false\), got "yes"/],
     [{ comment: '1' }, 'push', /input "comment" must be a boolean/],

@@ -150,6 +150,14 @@ function sourceOf(
   comment: { body: string; marker: Marker }
 ): ReviewLookup['source'] {
   const { marker } = comment
+  if (marker.published === true) {
+    return {
+      pullRequest: pull.number,
+      missing:
+        `the comment on #${pull.number} was published from the pull request's own report (mode ` +
+        'publish): the run that computed it could have altered it, so it records no reviewed Diff'
+    }
+  }
   if (marker.diff === undefined) {
     return {
       pullRequest: pull.number,
