@@ -20,7 +20,11 @@ import {
   type GoRenderModule,
   type RenderModuleOptions
 } from '../../../src/adapters/render/module.js'
-import { locateNativeProgram, nativeArtifact } from '../../../src/adapters/render/native-program.js'
+import {
+  locateNativeProgram,
+  nativeArtifact,
+  nativeProgramHost
+} from '../../../src/adapters/render/native-program.js'
 import { desiredEntries, objectsFromYaml } from '../../../src/objects/objects.js'
 import { renderManifestText } from '../../../src/render/manifest.js'
 import type { HelmReleaseRender } from '../../../src/render/ports.js'
@@ -162,11 +166,15 @@ linuxOnly('the native Helm program renders what the WebAssembly build renders', 
   })
   parityTests(() => modules, true)
 
-  it('returns the questions the chart load asks, for reuse', async () => {
-    const module = native()
+  it('answers with the questions the chart load asks', async () => {
+    const host = nativeProgramHost(executable, {
+      timeoutError: () => new Error('timeout'),
+      stoppedError: (_, message) => new Error(message)
+    })
     const chart = path.join(fixturesDir, 'render-parity/helm-files/chart')
-    const text = await module.helm(release(chart))
-    const reads = module.readsOf?.(text)
+    const input = { name: 'r', namespace: 'ns', chartPath: chart, values: [], includeCRDs: true }
+    const { reads, output } = await host.call(JSON.stringify({ op: 'helm', input }))
+    expect(output).toContain('kind: ConfigMap')
     expect(reads).toContainEqual(['kind', chart])
     expect(reads).toContainEqual(['list', chart])
     expect(reads).toContainEqual(['file', path.join(chart, 'Chart.yaml')])

@@ -200,7 +200,10 @@ export function createGoRenderModule(options: RenderModuleOptions): GoRenderModu
     made.set(JSON.stringify(request), response)
     return response.then(({ output = '', documents, reads }) => {
       if (documents !== undefined) decoded.set(output, documents)
-      if (reads !== undefined) readsByText.set(output, reads)
+      // Only krusty's: render records and twins take a kustomize render's reads by its text, and
+      // Helm's (the chart load's) leave out its values and capabilities
+      // (docs/renderers.md#skipping-unchanged-renders).
+      if (reads !== undefined && program === 'kustomize') readsByText.set(output, reads)
       return output
     })
   }
