@@ -226,6 +226,28 @@ arm64Emulated(
   }
 )
 
+linuxOnly('choosing the Helm build', () => {
+  const chart = path.join(fixturesDir, 'render-parity/helm-files/chart')
+
+  it('is not located with TAZUNA_RENDER_NATIVE=off', async () => {
+    const env = { ...process.env, TAZUNA_RENDER_NATIVE: 'off' }
+    expect(await locateNativeProgram('helm', env, srcDir)).toBeUndefined()
+  })
+
+  it('gives way to the WebAssembly build when it cannot start, and says why', async () => {
+    const told: string[] = []
+    const module = createGoRenderModule({
+      locate: renderModuleFiles,
+      native: () => Promise.resolve(path.join(os.tmpdir(), 'no-such-render-helm')),
+      onNativeFailure: (message, program) => told.push(`${program}: ${message}`),
+      onLoad: (_, __, runs) => told.push(runs)
+    })
+    const text = await module.helm(release(chart))
+    expect(text).toBe(await native().helm(release(chart)))
+    expect(told).toEqual([expect.stringMatching(/^helm: .*could not start/), 'WebAssembly'])
+  })
+})
+
 linuxOnly('what the native Helm program checks itself', () => {
   let base: string
   let repo: string
