@@ -27,6 +27,6 @@ writeFileSync(
   out,
   merged.replace(
     /^Licences of the Go code compiled into \S+/,
-    'Licences of the Go code compiled into render-kustomize.wasm.br, render-helm.wasm.br and render-kustomize-linux-*.zst'
+    'Licences of the Go code compiled into render-kustomize.wasm.br, render-helm.wasm.br, render-kustomize-linux-*.zst and render-helm-linux-*.zst'
   )
 )

@@ -22,6 +22,7 @@ bash src/go/template/engine/build.sh >/dev/null
 bash src/go/render/module/build.sh kustomize >/dev/null
 bash src/go/render/module/build.sh helm >/dev/null
 bash src/go/render/module/build.sh kustomize native >/dev/null
+bash src/go/render/module/build.sh helm native >/dev/null
 export NODE_OPTIONS="--experimental-vm-modules ${NODE_OPTIONS:-}"
 export NODE_NO_WARNINGS=1
 results=$(mktemp)

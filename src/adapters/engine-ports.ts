@@ -11,7 +11,7 @@ import type { PathPolicy } from '../config/confinement.js'
 import type { EngineLog, EnginePorts } from '../engine/ports.js'
 import { GO_TEMPLATE_PROGRAM, locateGoWasm, RENDER_PROGRAMS } from './render/go-wasm-files.js'
 import { createGoRenderModule, type GoRenderModule } from './render/module.js'
-import { locateNativeKustomize } from './render/native-program.js'
+import { locateNativeProgram, type RenderProgram } from './render/native-program.js'
 import { createRenderRecords } from './render/records.js'
 import type { TwinCheckout } from './render/reuse.js'
 import type { RenderLimits, RenderModule } from '../render/ports.js'
@@ -177,12 +177,13 @@ function sharedRenderModule(options: ProcessPortsOptions): GoRenderModule {
         confine: () => (reads.unconfined ? undefined : reads.policies),
         ...(native
           ? {
-              nativeKustomize: () => locateNativeKustomize(env, codeDir, options.tempDir),
-              onNativeFailure: (message: string) =>
+              native: (program: RenderProgram) =>
+                locateNativeProgram(program, env, codeDir, options.tempDir),
+              onNativeFailure: (message: string, program: RenderProgram) =>
                 options.log.warn(
-                  `The native kustomize program could not run (${message}); rendering with ` +
+                  `The native ${program} program could not run (${message}); rendering with ` +
                     'its WebAssembly build instead, which is slower ' +
-                    '(docs/renderers.md#native-kustomize).'
+                    '(docs/renderers.md#native-programs).'
                 )
             }
           : {}),

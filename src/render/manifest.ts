@@ -180,7 +180,7 @@ async function renderOutput(
       // kustomize reads the directory itself: one outside the repository is refused here, with
       // the engine's own message, whatever the render says. The render is asked for at once
       // (docs/ARCHITECTURE.md#rendering-ahead); it cannot read outside either, as the program
-      // confines its reads to the same directories (docs/renderers.md#native-kustomize).
+      // confines its reads to the same directories (docs/renderers.md#native-programs).
       const rendering = renderKustomize(dir, run, shownPath(manifest.path, run.configDir))
       rendering.catch(() => undefined) // the check's failure is the one reported
       await run.files.kindOf(dir)

@@ -1,5 +1,5 @@
 /**
- * The native kustomize program (docs/renderers.md#native-kustomize) against its WebAssembly
+ * The native kustomize program (docs/renderers.md#native-programs) against its WebAssembly
  * build, which the render-parity corpus holds to the Go oracle: the same Go code, so every
  * kustomization of the test fixtures must render to the same bytes, or fail with the same Go
  * error text, through both — unconfined and confined to the fixtures — and the documents the
@@ -20,16 +20,13 @@ import {
   type GoRenderModule,
   type RenderModuleOptions
 } from '../../../src/adapters/render/module.js'
-import {
-  locateNativeKustomize,
-  nativeKustomizeArtifact
-} from '../../../src/adapters/render/native-program.js'
+import { locateNativeProgram, nativeArtifact } from '../../../src/adapters/render/native-program.js'
 import { desiredEntries, objectsFromYaml } from '../../../src/objects/objects.js'
 import { renderModuleFiles } from '../../support/render-module.js'
 import { fixturesDir } from './harness.js'
 
 const srcDir = path.resolve(import.meta.dirname, '../../../src')
-const onLinux = nativeKustomizeArtifact() !== undefined
+const onLinux = nativeArtifact('kustomize') !== undefined
 const linuxOnly = onLinux ? describe : describe.skip
 
 /** Every directory below the fixtures holding a kustomization. */
@@ -72,7 +69,7 @@ let executable: string
 const native = (options: Partial<RenderModuleOptions> = {}): GoRenderModule =>
   createGoRenderModule({
     locate: renderModuleFiles,
-    nativeKustomize: () => Promise.resolve(executable),
+    native: () => Promise.resolve(executable),
     onNativeFailure: (message) => {
       throw new Error(`the native program did not start: ${message}`)
     },
@@ -80,15 +77,17 @@ const native = (options: Partial<RenderModuleOptions> = {}): GoRenderModule =>
   })
 
 beforeAll(async () => {
-  if (onLinux) executable = (await locateNativeKustomize(process.env, srcDir))!
+  if (onLinux) executable = (await locateNativeProgram('kustomize', process.env, srcDir))!
 }, 600_000)
 
-it('has a native build for Linux x64 and arm64 only', () => {
-  expect(nativeKustomizeArtifact('linux', 'x64')).toBe('render-kustomize-linux-x64.zst')
-  expect(nativeKustomizeArtifact('linux', 'arm64')).toBe('render-kustomize-linux-arm64.zst')
-  expect(nativeKustomizeArtifact('darwin', 'arm64')).toBeUndefined()
-  expect(nativeKustomizeArtifact('win32', 'x64')).toBeUndefined()
-  expect(nativeKustomizeArtifact('linux', 'ia32')).toBeUndefined()
+it('has a native build of each program for Linux x64 and arm64 only', () => {
+  expect(nativeArtifact('kustomize', 'linux', 'x64')).toBe('render-kustomize-linux-x64.zst')
+  expect(nativeArtifact('kustomize', 'linux', 'arm64')).toBe('render-kustomize-linux-arm64.zst')
+  expect(nativeArtifact('helm', 'linux', 'x64')).toBe('render-helm-linux-x64.zst')
+  expect(nativeArtifact('helm', 'linux', 'arm64')).toBe('render-helm-linux-arm64.zst')
+  expect(nativeArtifact('kustomize', 'darwin', 'arm64')).toBeUndefined()
+  expect(nativeArtifact('helm', 'win32', 'x64')).toBeUndefined()
+  expect(nativeArtifact('kustomize', 'linux', 'ia32')).toBeUndefined()
 })
 
 linuxOnly('the native program renders what the WebAssembly build renders', () => {
@@ -162,7 +161,7 @@ arm64Emulated(
       writeFileSync(
         program,
         zstdDecompressSync(
-          readFileSync(path.join(built, nativeKustomizeArtifact('linux', 'arm64')!))
+          readFileSync(path.join(built, nativeArtifact('kustomize', 'linux', 'arm64')!))
         ),
         { mode: 0o700 }
       )
@@ -170,7 +169,7 @@ arm64Emulated(
       const wrapper = path.join(work, 'render-kustomize-arm64.sh')
       writeFileSync(wrapper, `#!/bin/sh\nexec ${qemu} '${program}' "$@"\n`, { mode: 0o700 })
       const arm64Module = (options: Partial<RenderModuleOptions> = {}): GoRenderModule =>
-        native({ nativeKustomize: () => Promise.resolve(wrapper), ...options })
+        native({ native: () => Promise.resolve(wrapper), ...options })
       x64 = native()
       x64Confined = native({ confine: () => [confined] })
       arm64 = arm64Module()
@@ -263,7 +262,7 @@ linuxOnly('what the native program does itself', () => {
     const told: string[] = []
     const module = createGoRenderModule({
       locate: renderModuleFiles,
-      nativeKustomize: () => Promise.resolve(path.join(base, 'no-such-program')),
+      native: () => Promise.resolve(path.join(base, 'no-such-program')),
       onNativeFailure: (message) => told.push(message),
       onLoad: (_, __, runs) => told.push(runs)
     })
@@ -275,7 +274,7 @@ linuxOnly('what the native program does itself', () => {
     const told: string[] = []
     const module = createGoRenderModule({
       locate: renderModuleFiles,
-      nativeKustomize: () => Promise.reject(new Error('ENOSPC: no space left on device')),
+      native: () => Promise.reject(new Error('ENOSPC: no space left on device')),
       onNativeFailure: (message) => told.push(message),
       onLoad: (_, __, runs) => told.push(runs)
     })

@@ -25,6 +25,14 @@ interface GoBuild {
 const programs: { artifact: string; build: string[] }[] = [
   { artifact: 'gotemplate.wasm.br', build: ['src/go/template/engine/build.sh'] },
   { artifact: 'render-helm.wasm.br', build: ['src/go/render/module/build.sh', 'helm'] },
+  {
+    artifact: 'render-helm-linux-arm64.zst',
+    build: ['src/go/render/module/build.sh', 'helm', 'native']
+  },
+  {
+    artifact: 'render-helm-linux-x64.zst',
+    build: ['src/go/render/module/build.sh', 'helm', 'native']
+  },
   { artifact: 'render-kustomize.wasm.br', build: ['src/go/render/module/build.sh', 'kustomize'] },
   {
     artifact: 'render-kustomize-linux-arm64.zst',

@@ -20,7 +20,7 @@ import {
   startRenderProgram,
   type ProgramResponse
 } from './go-program.js'
-import { nativeProgramHost } from './native-program.js'
+import { nativeProgramHost, type RenderProgram } from './native-program.js'
 import { pendingCalls } from './pending-calls.js'
 import { counterpart, sameAnswers, sameTree, type RenderRead, type TwinCheckout } from './reuse.js'
 import type {
@@ -29,8 +29,7 @@ import type {
   RenderWorkerRequest
 } from './worker-protocol.js'
 
-/** The two render programs (src/go/render/module/cmd): krusty, and the Helm SDK. */
-export type RenderProgram = 'kustomize' | 'helm'
+export type { RenderProgram } from './native-program.js'
 
 /** Where the programs' files are, which reads they may make, and the limits of a render. */
 export interface RenderModuleOptions {
@@ -56,14 +55,14 @@ export interface RenderModuleOptions {
   /** A program's WebAssembly memory cannot grow past it; a render that needs more fails. */
   maxMemoryBytes?: number
   /**
-   * The kustomize program built natively for this platform, ready to run, when there is one
+   * The program built natively for this platform, ready to run, when there is one
    * (src/adapters/render/native-program.ts): it renders instead of the WebAssembly program, in
-   * one child process serving every render, under the same limits — the time limit too when
-   * running from source. If it cannot start, `onNativeFailure` is told why and the WebAssembly
-   * program renders.
+   * one child process serving every render of that program, under the same limits — the time
+   * limit too when running from source. If it cannot start, `onNativeFailure` is told why and
+   * the WebAssembly program renders.
    */
-  nativeKustomize?: () => Promise<string | undefined>
-  onNativeFailure?: (message: string) => void
+  native?: (program: RenderProgram) => Promise<string | undefined>
+  onNativeFailure?: (message: string, program: RenderProgram) => void
 }
 
 /** A render stopped at a limit (input render-timeout or max-render-bytes). */
@@ -107,18 +106,18 @@ export function createGoRenderModule(options: RenderModuleOptions): GoRenderModu
   const readsByText = new Map<string, readonly RenderRead[]>()
   const counts = { rendered: 0, reused: 0 }
   const loaded = new Map<RenderProgram, RendererVersions>()
-  // The native program's start, once asked for (see underway).
-  let nativeStart: Promise<unknown> | undefined
+  // The native programs' starts, once asked for (see underway).
+  const nativeStarts = new Map<RenderProgram, Promise<unknown>>()
   const startNative = async (program: RenderProgram): Promise<ProgramHost | undefined> => {
-    if (program !== 'kustomize' || options.nativeKustomize === undefined) return undefined
+    if (options.native === undefined) return undefined
     const started = performance.now()
     try {
       // Unpacking (or, from source, building) it may fail too: then WebAssembly renders.
-      const executable = await options.nativeKustomize()
+      const executable = await options.native(program)
       if (executable === undefined) return undefined
       // One process for every render: Go runs its goroutines on all cores, and a second process
       // would pay the runtime's start and krusty's set-up again (the 21 renders of the bench
-      // repository: 0.72 s of CPU in one process, 0.88 s in two; docs/renderers.md#native-kustomize).
+      // repository: 0.72 s of CPU in one process, 0.88 s in two; docs/renderers.md#native-programs).
       const host = pool(1, () =>
         nativeProgramHost(executable, {
           ...(options.confine ? { confine: options.confine } : {}),
@@ -136,13 +135,13 @@ export function createGoRenderModule(options: RenderModuleOptions): GoRenderModu
       options.onLoad?.(versions, performance.now() - started, 'native')
       return host
     } catch (error) {
-      options.onNativeFailure?.((error as Error).message)
+      options.onNativeFailure?.((error as Error).message, program)
       return undefined
     }
   }
   const start = async (program: RenderProgram): Promise<ProgramHost> => {
     const starting = startNative(program)
-    if (program === 'kustomize' && options.nativeKustomize !== undefined) nativeStart = starting
+    if (options.native !== undefined) nativeStarts.set(program, starting)
     const native = await starting
     if (native !== undefined) return native
     const started = performance.now()
@@ -201,25 +200,29 @@ export function createGoRenderModule(options: RenderModuleOptions): GoRenderModu
     made.set(JSON.stringify(request), response)
     return response.then(({ output = '', documents, reads }) => {
       if (documents !== undefined) decoded.set(output, documents)
-      if (reads !== undefined) readsByText.set(output, reads)
+      // Only krusty's: render records and twins take a kustomize render's reads by its text, and
+      // Helm's (the chart load's) leave out its values and capabilities
+      // (docs/renderers.md#skipping-unchanged-renders).
+      if (reads !== undefined && program === 'kustomize') readsByText.set(output, reads)
       return output
     })
   }
   const documentsOf = (text: string) => decoded.get(text)
   const readsOf = (text: string) => readsByText.get(text)
-  // Only the native program: it starts in milliseconds, beside whatever the engine does next
-  // (loading the cluster client, reading State). Starting the WebAssembly one early gained
+  // Only the native programs: they start in milliseconds, beside whatever the engine does next
+  // (loading the cluster client, reading State). Starting a WebAssembly one early gained
   // nothing (docs/benchmarks.md).
   const prepare = (types: readonly string[]): void => {
-    if (options.nativeKustomize !== undefined && types.includes('kustomize'))
-      host('kustomize').catch(() => undefined)
+    if (options.native === undefined) return
+    if (types.includes('kustomize')) host('kustomize').catch(() => undefined)
+    if (types.includes('helmfile')) host('helm').catch(() => undefined)
   }
-  // Once the native program answers, the renders waiting for it go out in that turn's
+  // Once a native program answers, the renders waiting for it go out in that turn's
   // microtasks; one more turn, and they are with the program. A WebAssembly program is not
   // waited for: it compiles off this thread, beside whatever loads meanwhile.
   const underway = async (): Promise<void> => {
-    if (nativeStart === undefined) return
-    await nativeStart
+    if (nativeStarts.size === 0) return
+    await Promise.all(nativeStarts.values())
     await new Promise((resolve) => setImmediate(resolve))
   }
   const kustomizeRequest = (dir: string) => ({ op: 'kustomize', input: { dir } })

@@ -1,9 +1,10 @@
 /**
- * The kustomize render program built natively for Linux (docs/renderers.md#native-kustomize):
- * the same Go code as render-kustomize.wasm.br, run as a child process that answers one JSON
- * line per request on its standard output. It confines its own reads to the policies each
- * request carries (src/go/render/module/internal/confine); a render past render-timeout, or a
- * program past max-render-memory, ends the process, as a render worker is terminated.
+ * The render programs built natively for Linux (docs/renderers.md#native-programs): the same Go
+ * code as render-kustomize.wasm.br and render-helm.wasm.br, each run as a child process that
+ * answers one JSON line per request on its standard output. It confines its own reads to the
+ * policies each request carries (src/go/render/module/internal/confine); a render past
+ * render-timeout, or a program past max-render-memory, ends the process, as a render worker is
+ * terminated.
  */
 import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
@@ -17,38 +18,43 @@ import type { PathPolicy } from '../../config/confinement.js'
 import { RenderProgramStoppedError, type ProgramResponse } from './go-program.js'
 import { pendingCalls } from './pending-calls.js'
 
+/** The programs of the render module (src/go/render/module/cmd): krusty, and the Helm SDK. */
+export type RenderProgram = 'kustomize' | 'helm'
+
 /** The native builds there are: Node's `process.arch` by Linux artifact suffix. */
 const NATIVE_ARCHES: Readonly<Record<string, string>> = { x64: 'x64', arm64: 'arm64' }
 
-/** The artifact's file name for this platform, or undefined where there is no native build. */
-export function nativeKustomizeArtifact(
+/** The program's native artifact for this platform, or undefined where there is no native build. */
+export function nativeArtifact(
+  program: RenderProgram,
   platform: string = process.platform,
   arch: string = process.arch
 ): string | undefined {
   const suffix = NATIVE_ARCHES[arch]
-  return platform === 'linux' && suffix ? `render-kustomize-linux-${suffix}.zst` : undefined
+  return platform === 'linux' && suffix ? `render-${program}-linux-${suffix}.zst` : undefined
 }
 
 /**
- * The native kustomize program for this process, ready to run, or undefined: not on Linux
+ * The program built natively for this process, ready to run, or undefined: not on Linux
  * x64/arm64, or TAZUNA_RENDER_NATIVE=off (the WebAssembly program renders instead). The
  * compressed build is next to the bundle (dist/), or — running from a checkout — in the build
  * cache, built on first use; it is unpacked into a private directory of this process
  * (removed at exit), never into a shared cache another job could change under it.
  */
-export async function locateNativeKustomize(
+export async function locateNativeProgram(
+  program: RenderProgram,
   env: Readonly<Record<string, string | undefined>>,
   codeDir: string,
   tempDir?: string
 ): Promise<string | undefined> {
   if (env.TAZUNA_RENDER_NATIVE === 'off') return undefined
-  const artifact = nativeKustomizeArtifact()
+  const artifact = nativeArtifact(program)
   if (artifact === undefined) return undefined
   let packed = path.join(codeDir, artifact)
   if (!existsSync(packed)) {
     const build = path.join(codeDir, 'go/render/module/build.sh')
     if (!existsSync(build)) return undefined
-    const { stdout } = await promisify(execFile)('bash', [build, 'kustomize', 'native'], {
+    const { stdout } = await promisify(execFile)('bash', [build, program, 'native'], {
       env: { ...env }
     })
     packed = path.join(stdout.trim(), artifact)
@@ -62,7 +68,7 @@ export async function locateNativeKustomize(
   const bytes = zstdDecompressSync(packedBytes, size ? { chunkSize: size } : {})
   const dir = mkdtempSync(path.join(tempDir ?? tmpdir(), 'tazuna-render-'))
   process.once('exit', () => rmSync(dir, { recursive: true, force: true }))
-  const executable = path.join(dir, `render-kustomize-${randomBytes(4).toString('hex')}`)
+  const executable = path.join(dir, `render-${program}-${randomBytes(4).toString('hex')}`)
   writeFileSync(executable, bytes, { mode: 0o700 })
   chmodSync(executable, 0o700)
   return executable

@@ -1,25 +1,36 @@
-//go:build js && wasm
-
-// Command helm is the render program for `type: helm` (helmfile releases) manifests: loaded by
-// src/adapters/go-render-module.ts only when such a manifest renders (docs/renderers.md).
+// Command helm is the render program for `type: helmfile` releases: loaded by
+// src/adapters/render/module.ts only when such a release renders (docs/renderers.md). Built to
+// WebAssembly for every platform, and natively for Linux (docs/renderers.md#native-programs).
 package main
 
 import (
 	"encoding/json"
 
 	"tazuna-action/render/bridge"
+	"tazuna-action/render/internal/confine"
 	"tazuna-action/render/internal/helm"
 )
 
 func main() {
-	bridge.Serve(map[string]bridge.Handler{
-		"helm": func(payload json.RawMessage, _ bridge.Options) (bridge.Result, error) {
-			var in helm.Input
-			if err := json.Unmarshal(payload, &in); err != nil {
-				return bridge.Result{}, err
-			}
-			out, err := helm.Render(in)
-			return bridge.Result{Output: out}, err
-		},
-	})
+	bridge.Serve(map[string]bridge.Handler{"helm": render})
+}
+
+func render(payload json.RawMessage, opts bridge.Options) (bridge.Result, error) {
+	var in helm.Input
+	if err := json.Unmarshal(payload, &in); err != nil {
+		return bridge.Result{}, err
+	}
+	var reads [][2]string
+	if checksDisk && in.ChartPath != "" {
+		var err error
+		if reads, err = helm.CheckChart(in.ChartPath, confine.New(opts.Policies)); err != nil {
+			return bridge.Result{Reads: reads}, err
+		}
+	}
+	out, err := helm.Render(in)
+	result := bridge.Result{Output: out, Reads: reads}
+	if err == nil && opts.Documents {
+		result.Documents = documents([]byte(out))
+	}
+	return result, err
 }
