@@ -136,6 +136,29 @@ describe('render records', () => {
     rmSync(p.dir, { recursive: true })
   })
 
+  it('keeps an overlay its own reads when it renders the same text as its base', async () => {
+    // b is a and nothing more: the two renders have one text, and b's record must still hold
+    // b's kustomization.yaml among its questions, whichever render finished last.
+    const p = writeProject()
+    writeFileSync(path.join(p.dir, 'b', 'kustomization.yaml'), 'resources:\n  - ../a\n')
+    expect((await sync(p.file)).sort()).toEqual(['a', 'b'])
+    for (const name of p.names) {
+      const record = JSON.parse((await annotationOf(name))!) as { reads: string[][] }
+      expect(record.reads).toContainEqual(['file', 'a/objects.yaml'])
+    }
+    const overlay = JSON.parse((await annotationOf(p.names[1]))!) as { reads: string[][] }
+    expect(overlay.reads).toContainEqual(['file', 'b/kustomization.yaml'])
+    writeFileSync(
+      path.join(p.dir, 'b', 'kustomization.yaml'),
+      'resources:\n  - ../a\ncommonLabels:\n  overlay: b\n'
+    )
+    const { diffs, expected, renders } = await diffBoth(p.file)
+    expect(renders).toContain('b')
+    expect(diffs).toEqual(expected)
+    expect(diffs[1]!.entries.length).toBeGreaterThan(0)
+    rmSync(p.dir, { recursive: true })
+  })
+
   it('renders again when a file appears where kustomize only looked for one', async () => {
     const p = writeProject()
     await sync(p.file)

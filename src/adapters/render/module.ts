@@ -203,7 +203,12 @@ export function createGoRenderModule(options: RenderModuleOptions): GoRenderModu
       // Only krusty's: render records and twins take a kustomize render's reads by its text, and
       // Helm's (the chart load's) leave out its values and capabilities
       // (docs/renderers.md#skipping-unchanged-renders).
-      if (reads !== undefined && program === 'kustomize') readsByText.set(output, reads)
+      // Two manifests may render one text (an overlay that adds nothing to its base): the text
+      // keeps both renders' questions, so neither record loses its own files (a record of the
+      // base's reads alone would hold for an overlay whose kustomization.yaml changed).
+      if (reads !== undefined && program === 'kustomize') {
+        readsByText.set(output, [...(readsByText.get(output) ?? []), ...reads])
+      }
       return output
     })
   }
