@@ -2,7 +2,7 @@
  * helmfile `wait: true` (docs/compatibility.md#readiness): after a manifest's objects are applied,
  * wait until each is ready, one after another, sharing one timeout.
  */
-import { isReady } from '../objects/readiness.js'
+import { isReady } from '../state/readiness.js'
 import type { Clock, Cluster, ObjectRef } from './ports.js'
 
 const POLL_MS = 2000

@@ -3,7 +3,7 @@
  * what the cluster holds for each recorded state key. Reading the cluster is the engine's job
  * (src/engine/live.ts); this module only decides and sorts.
  */
-import { isReady } from '../objects/readiness.js'
+import { isReady } from './readiness.js'
 import type { JsonObject } from '../go/yaml.js'
 import { compareBytes } from './byte-order.js'
 import { computeContentHash } from './hash.js'

@@ -2,7 +2,7 @@
 // shared-timeout wait loop.
 import { describe, expect, it } from '@jest/globals'
 import { waitForReadiness } from '../../../src/apply/readiness.js'
-import { isReady } from '../../../src/objects/readiness.js'
+import { isReady } from '../../../src/state/readiness.js'
 import type { JsonObject } from '../../../src/go/yaml.js'
 import { FakeCluster, fakeClock } from './fakes.js'
 

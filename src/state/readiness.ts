@@ -1,7 +1,7 @@
 /**
  * Tazuna's readiness rules (docs/compatibility.md#readiness), a pure function of a live object:
  * helmfile `wait: true` polls them after an apply (src/apply/readiness.ts), and `state status`
- * reports them (src/state/drift.ts).
+ * reports them (./drift.ts).
  */
 import { isJsonObject, type JsonObject, type JsonValue } from '../go/yaml.js'
 
