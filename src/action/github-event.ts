@@ -1,6 +1,6 @@
 /**
  * Reads what the flows need from a GitHub event payload: the pull request, its head commit
- * and whether it comes from a fork (action conventions, pitfall 17).
+ * and whether it comes from a fork (README.md#fork-pull-requests).
  */
 import type { PullRequest } from './ports.js'
 

@@ -1,8 +1,8 @@
 /**
  * The budgeted middle of the Diff report: per manifest its entries with their content diffs
  * right under them, and the collapsed block of content hashes. What does not fit is dropped in
- * steps, each from closed pieces, so no fence or `<details>` is ever left open (action
- * conventions, pitfall 15):
+ * steps, each from closed pieces, so no fence or `<details>` is ever left open
+ * (README.md#the-pull-request-comment):
  *
  * 1. entry lines of every manifest; a manifest whose lines do not fit falls back to a counts
  *    row (greedily in declaration order; the entry lines get what the diffs leave, but the

@@ -3,7 +3,7 @@
  * per object (open near the top of the comment, collapsed further down) holding a `diff` fence
  * longer than any backtick run in it, cut per object with "N more lines", and the one intro line
  * saying what the diffs compare. Every piece is closed before the next starts, so leaving any
- * out never leaves a fence or a `<details>` open (action conventions, pitfall 15).
+ * out never leaves a fence or a `<details>` open (README.md#the-pull-request-comment).
  */
 import {
   relationNote,

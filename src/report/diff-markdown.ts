@@ -5,8 +5,8 @@
  * (src/report/changes-markdown.ts), and last the content hashes in one collapsed block. The
  * text is budgeted: when the whole report does not fit, detail is dropped in steps (hash rows ->
  * diffs -> entry lines of some manifests -> per-manifest counts -> headline only), and every
- * step is assembled from closed pieces, so no fence or `<details>` is ever left open (action
- * conventions, pitfall 15).
+ * step is assembled from closed pieces, so no fence or `<details>` is ever left open
+ * (README.md#the-pull-request-comment).
  */
 import { renderSnapshotSection } from './snapshot-source-markdown.js'
 import { formatProblem, type ConfigProblem } from '../errors.js'

@@ -1,7 +1,7 @@
 /**
  * Markdown building blocks that stay well-formed whatever text they carry: fences longer than
  * any backtick run inside, HTML-escaped `<summary>` text, `<details>` that always close
- * (action conventions, pitfall 15).
+ * (README.md#the-pull-request-comment).
  */
 
 /** A fenced code block whose fence is longer than every backtick run in `content`. */

@@ -1,6 +1,6 @@
 /**
  * The sticky pull-request comment: one comment per (config, environment), found again by its
- * hidden marker AND its author, then updated in place (action conventions, pitfall 16). A
+ * hidden marker AND its author, then updated in place (README.md#the-pull-request-comment). A
  * user's comment that quotes the marker is never edited and never trusted.
  */
 import * as github from '@actions/github'
