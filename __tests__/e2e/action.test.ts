@@ -19,14 +19,14 @@ import {
   root,
   runAction,
   type ActionResult,
-  gatedTokens
+  gatedTokens,
+  kubeconfigs
 } from './harness.js'
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js'
 
 let dist: string
 let emulator: GitHubEmulator
-const admin = (): string => process.env.TAZUNA_TEST_ADMIN_KUBECONFIG!
-const reader = (): string => process.env.TAZUNA_TEST_READER_KUBECONFIG!
+const { admin, reader } = kubeconfigs
 
 beforeAll(async () => {
   dist = buildFreshDist()

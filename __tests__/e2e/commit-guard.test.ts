@@ -13,7 +13,7 @@ import { GitHubEmulator } from '../github-emulator/server.js'
 import { adminKubeconfig } from '../support/cluster.js'
 import { writeConfig, writeFixtureRepo, type FixtureRepo } from '../support/fixture-repo.js'
 import { commitAll, commitNext, git } from '../support/git-repo.js'
-import { buildFreshDist, pushPayload, runAction } from './harness.js'
+import { buildFreshDist, pushPayload, runAction, botToken } from './harness.js'
 
 let dist: string
 let emulator: GitHubEmulator
@@ -39,7 +39,7 @@ function compare(base: string, head: string): string | undefined {
 beforeAll(async () => {
   dist = buildFreshDist()
   emulator = await GitHubEmulator.start({
-    tokens: { 'gh-token': { login: 'github-actions[bot]', type: 'Bot', integration: true } },
+    tokens: botToken,
     compare
   })
 }, 300_000)

@@ -245,9 +245,14 @@ export const kubeconfigs = {
   reader: (): string => process.env.TAZUNA_TEST_READER_KUBECONFIG!
 }
 
+/** The emulator's one token of most e2e tests: github-actions[bot], with write access. */
+export const botToken = {
+  'gh-token': { login: 'github-actions[bot]', type: 'Bot', integration: true }
+} as const
+
 /** The tokens of gated-deploy tests: github-actions[bot] with and without write access. */
 export const gatedTokens = {
-  'gh-token': { login: 'github-actions[bot]', type: 'Bot', integration: true },
+  ...botToken,
   'read-only-token': {
     login: 'github-actions[bot]',
     type: 'Bot',

@@ -14,7 +14,7 @@ import { GitHubEmulator } from '../github-emulator/server.js'
 import { adminSession } from '../support/cluster.js'
 import { writeFixtureRepo } from '../support/fixture-repo.js'
 import { commitAll, commitNext } from '../support/git-repo.js'
-import { buildFreshDist, pullRequestPayload, runAction } from './harness.js'
+import { buildFreshDist, pullRequestPayload, runAction, botToken } from './harness.js'
 
 let dist: string
 let emulator: GitHubEmulator
@@ -22,7 +22,7 @@ let admin: KubeSession
 beforeAll(async () => {
   dist = buildFreshDist()
   emulator = await GitHubEmulator.start({
-    tokens: { 'gh-token': { login: 'github-actions[bot]', type: 'Bot', integration: true } }
+    tokens: botToken
   })
   admin = adminSession()
 }, 300_000)

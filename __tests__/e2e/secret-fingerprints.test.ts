@@ -17,17 +17,23 @@ import { commitAll, commitNext } from '../support/git-repo.js'
 import { guessDictionary, guessesIn } from '../support/guess-dictionary.js'
 import { pathWithoutRenderers } from '../support/runner-path.js'
 import { fingerprintsIn } from '../support/secret-fingerprint.js'
-import { buildFreshDist, pullRequestPayload, pushPayload, runAction } from './harness.js'
+import {
+  buildFreshDist,
+  pullRequestPayload,
+  pushPayload,
+  runAction,
+  botToken,
+  kubeconfigs
+} from './harness.js'
 
 let dist: string
 let emulator: GitHubEmulator
-const admin = (): string => process.env.TAZUNA_TEST_ADMIN_KUBECONFIG!
-const reader = (): string => process.env.TAZUNA_TEST_READER_KUBECONFIG!
+const { admin, reader } = kubeconfigs
 
 beforeAll(async () => {
   dist = buildFreshDist()
   emulator = await GitHubEmulator.start({
-    tokens: { 'gh-token': { login: 'github-actions[bot]', type: 'Bot', integration: true } }
+    tokens: botToken
   })
 }, 300_000)
 afterAll(async () => emulator?.close())

@@ -24,7 +24,8 @@ import {
   pullRequestPayload,
   pushPayload,
   runAction,
-  type ActionResult
+  type ActionResult,
+  botToken
 } from './harness.js'
 
 const ref = 'refs/tazuna-state/production'
@@ -36,7 +37,7 @@ let base: string
 beforeAll(async () => {
   dist = buildFreshDist()
   emulator = await GitHubEmulator.start({
-    tokens: { 'gh-token': { login: 'github-actions[bot]', type: 'Bot', integration: true } }
+    tokens: botToken
   })
   origin = writeFixtureRepo()
   writeWebSecret(origin, 'password')

@@ -16,7 +16,7 @@ import { GitHubEmulator } from '../github-emulator/server.js'
 import { adminKubeconfig } from '../support/cluster.js'
 import { writeConfig, writeFixtureRepo } from '../support/fixture-repo.js'
 import { commitAll, commitNext, git } from '../support/git-repo.js'
-import { buildFreshDist, pushPayload, runAction } from './harness.js'
+import { buildFreshDist, pushPayload, runAction, botToken } from './harness.js'
 
 const ref = 'refs/tazuna-state/production'
 let dist: string
@@ -25,7 +25,7 @@ let emulator: GitHubEmulator
 beforeAll(async () => {
   dist = buildFreshDist()
   emulator = await GitHubEmulator.start({
-    tokens: { 'gh-token': { login: 'github-actions[bot]', type: 'Bot', integration: true } }
+    tokens: botToken
   })
 }, 300_000)
 afterAll(async () => emulator?.close())
