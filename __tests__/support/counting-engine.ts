@@ -1,5 +1,5 @@
 // An engine on the real ports with render records on (the build identity of src/), whose
-// kustomize renders are counted: what the render-record tests observe
+// kustomize renders (by directory) and Helm renders (`helm:<release>`) are counted: what the render-record tests observe
 // (docs/renderers.md#skipping-unchanged-renders).
 import path from 'node:path'
 import { expect } from '@jest/globals'
@@ -10,7 +10,8 @@ const srcDir = path.join(import.meta.dirname, '..', '..', 'src')
 const quiet = { info: () => undefined, warn: () => undefined }
 
 /**
- * The engine for `file`, the directories (base names) kustomize rendered so far, and in order
+ * The engine for `file`, the directories (base names) kustomize rendered so far and the Helm
+ * releases (`helm:<name>`), and in order
  * when the render programs were asked to start (`prepare`) and State was asked for (`read State`).
  */
 export function countingEngine(
@@ -27,6 +28,10 @@ export function countingEngine(
     kustomize: (dir: string) => {
       renders.push(path.basename(dir))
       return renderer.kustomize(dir)
+    },
+    helm: (release) => {
+      renders.push(`helm:${release.name}`)
+      return renderer.helm(release)
     },
     prepare: (types) => {
       events.push('prepare')

@@ -31,7 +31,7 @@ export interface DesiredState {
   /**
    * The render's record, to keep with the State this render produces; resolves undefined when
    * the render cannot be recorded (docs/renderers.md#skipping-unchanged-renders). Absent: no
-   * record (not a kustomize manifest, or records are off).
+   * record (neither kustomize nor helmfile, or records are off).
    */
   record?: () => Promise<RenderRecord | undefined>
   /**

@@ -4,7 +4,6 @@
  * no step depends on another having run before. The cluster session opens on first use, so
  * loading and checking never send a request to the API server.
  */
-import path from 'node:path'
 import type { RendererVersions } from '../render/ports.js'
 import type { Manifest } from '../config/schema.js'
 import { createSecretRegistry } from '../render/secrets.js'
@@ -23,7 +22,7 @@ import {
   type CheckOutcome,
   type ConfigRun
 } from './load.js'
-import { manifestRenderer, recordedSettings, renderBuildText } from './render.js'
+import { manifestRenderer, recordCheck, renderBuildText } from './render.js'
 import { planManifests, type ManifestPlan } from './plan.js'
 import { contextGuardError, resolveContextGuard } from '../apply/context-guard.js'
 import { ClusterError } from '../errors.js'
@@ -35,7 +34,6 @@ import type { RenderedObjects } from '../report/content-diff.js'
 import { liveObjectsOf, memoizedRenderer, renderObjectsOf, type LiveObjects } from './content.js'
 import type { ApplyOutcome, ManifestDiff } from '../report/model.js'
 import type { State } from '../state/state.js'
-import type { RenderRecord } from '../state/render-record.js'
 import type { StoredState } from '../apply/ports.js'
 import { skippingUnchanged } from '../apply/render-skip.js'
 import { driftOf, statusOf, type ManifestDrift, type ManifestStatus } from '../state/drift.js'
@@ -158,18 +156,14 @@ export function createEngine(settings: EngineSettings, given: EnginePorts): Engi
     return run
   }
   /**
-   * How the run's kustomize manifests are checked against their render records; undefined when
-   * every manifest renders (no records in this process, or input skip-unchanged-renders off).
+   * How the run's kustomize and helmfile manifests are checked against their render records;
+   * undefined when every manifest renders (no records in this process, or input
+   * skip-unchanged-renders off).
    */
   const skipCheck = (run: ConfigRun) => {
     const { records } = ports
     if (records === undefined || settings.renderAll === true) return undefined
-    const root = path.resolve(run.config.dir)
-    return {
-      candidate: (m: Manifest) => m.type === 'kustomize',
-      holds: (m: Manifest, record: RenderRecord) =>
-        records.holds(record, root, recordedSettings(m, root))
-    }
+    return recordCheck(run, settings, scoped, openSession, records)
   }
   const diffRenders = new WeakMap<ConfigRun, (m: Manifest) => Promise<DesiredState>>()
   const sharedRenderer = (run: ConfigRun) => {
@@ -215,6 +209,7 @@ export function createEngine(settings: EngineSettings, given: EnginePorts): Engi
       const names = run.manifests.filter((m) => m.name !== '').map((m) => m.name)
       const stored = openSession().then((session) => session.store.readMany(names))
       stored.catch(() => undefined)
+      skip.start()
       return computeManifestDiffs(run.manifests, {
         store: { readMany: () => stored },
         build: skippingUnchanged(sharedRenderer(run), stored, skip),
@@ -254,7 +249,7 @@ export function createEngine(settings: EngineSettings, given: EnginePorts): Engi
     },
     async apply(run, request) {
       const skip = request.sync ? skipCheck(run) : undefined
-      // With render records, a kustomize manifest renders once the State read under the lock
+      // With render records, a kustomize or helmfile manifest renders once the State read under the lock
       // shows its record does not hold (docs/renderers.md#skipping-unchanged-renders).
       const stateRead = skip && deferred<Map<string, StoredState>>()
       // Without records the native program starts at once. With them, once the State read under
@@ -262,7 +257,11 @@ export function createEngine(settings: EngineSettings, given: EnginePorts): Engi
       // that must render finds it started (docs/benchmarks.md#program-beside-the-state-read).
       if (stateRead === undefined) prepare(run)
       // One timer turn later: by then the request has been written to its socket.
-      const whileStateIsRead = () => void ports.clock.sleep(0).then(() => prepare(run))
+      const whileStateIsRead = () =>
+        void ports.clock.sleep(0).then(() => {
+          skip?.start()
+          prepare(run)
+        })
       const render = !request.sync
         ? withObjectSizeLimit(delegateRenderer(run, true))
         : skip && stateRead

@@ -5,7 +5,14 @@
  */
 import type { LeaseStore } from '../apply/lease-lock.js'
 import type { ConfigFiles } from '../config/files.js'
-import type { BuildFiles, CommandRunner, HttpClient, RenderModule } from '../render/ports.js'
+import type {
+  BuildFiles,
+  CommandRunner,
+  HelmReleaseRender,
+  HttpClient,
+  RenderModule
+} from '../render/ports.js'
+import type { RenderedSource } from '../render/manifest.js'
 import type { Clock, Cluster, Discovery, StateStore } from '../apply/ports.js'
 import type { TemplateEngine } from '../go/template/engine.js'
 import type { OrasContext, OrasPullMode } from '../render/oras/ports.js'
@@ -52,24 +59,32 @@ export interface EngineSettings {
 }
 
 /**
- * Render records (docs/renderers.md#skipping-unchanged-renders): what a kustomize render
- * depended on, kept with the State it produced, and whether that still holds.
+ * Render records (docs/renderers.md#skipping-unchanged-renders): what a kustomize or helmfile
+ * render depended on, kept with the State it produced, and whether that still holds.
  */
 export interface RenderRecords {
   /**
-   * The record of `text`, rendered by the engine's render module for the manifest whose
+   * The record of `rendered`, rendered by the engine's render module for the manifest whose
    * settings `manifest` gives, from files under `root`; `entries` are the State entries it
    * produced. Undefined when the render cannot be recorded (it asked something that cannot be
-   * asked again, or its output names `root`).
+   * asked again, called a volatile function, or its output names `root`).
    */
   recordOf(
-    text: string,
+    rendered: RenderedSource,
     root: string,
     manifest: string,
     entries: ReadonlyMap<string, string>
   ): Promise<RenderRecord | undefined>
-  /** Whether `record` holds for this engine, the manifest's settings and the files now. */
-  holds(record: RenderRecord, root: string, manifest: string): Promise<boolean>
+  /**
+   * Whether `record` holds for this engine, the manifest's settings and the files now; for a
+   * helmfile, `releases` are the requests its render would make now (docs/renderers.md#helm-records).
+   */
+  holds(
+    record: RenderRecord,
+    root: string,
+    manifest: string,
+    releases?: readonly HelmReleaseRender[]
+  ): Promise<boolean>
 }
 
 /** The world as the engine sees it. */

@@ -13,7 +13,14 @@ import { DEFAULT_KUBE_VERSION } from '../render/helmfile/helm-release.js'
 import type { DesiredState } from '../apply/manifest-unit.js'
 import { selectedByTags } from '../plan/tags.js'
 import type { BuildContext, HelmCapabilities } from '../render/context.js'
-import { buildManifest, missingNamespaceWarnings, renderManifestText } from '../render/manifest.js'
+import {
+  buildManifest,
+  defaultNamespaceOf,
+  helmfileRequests,
+  missingNamespaceWarnings,
+  renderManifestText
+} from '../render/manifest.js'
+import type { RenderRecord } from '../state/render-record.js'
 import type { ConfigRun } from './load.js'
 import type { ClusterSession, EnginePorts, EngineSettings, RenderRecords } from './ports.js'
 
@@ -104,13 +111,58 @@ export function manifestRenderer(
 }
 
 /**
- * What of a kustomize manifest's entry in tazuna.yaml its render and State entries depend on,
- * for its render record: the name (in every key), the directory relative to tazuna.yaml's, and
- * the default namespace (docs/renderers.md#skipping-unchanged-renders).
+ * What of a kustomize or helmfile manifest's entry in tazuna.yaml its render and State entries
+ * depend on, for its render record: the name (in every key), the directory relative to
+ * tazuna.yaml's, and the default namespace (docs/renderers.md#skipping-unchanged-renders). A
+ * helmfile's other settings reach its render through the requests its record's key also covers.
  */
 export function recordedSettings(m: Manifest, root: string): string {
   const dir = path.relative(root, path.resolve(root, m.path)).split(path.sep).join('/')
-  return JSON.stringify([m.name, m.type, dir, m.kustomize?.defaultNamespace ?? ''])
+  return JSON.stringify([m.name, m.type, dir, defaultNamespaceOf(m)])
+}
+
+/** How a run's manifests are checked against their render records (see recordCheck). */
+export interface RecordCheck {
+  candidate: (m: Manifest) => boolean
+  holds: (m: Manifest, record: RenderRecord) => Promise<boolean>
+  /** Starts asking the server what the checks will need (Helm's capabilities), once. */
+  start: () => void
+}
+
+/**
+ * Render records checked for a run (docs/renderers.md#skipping-unchanged-renders): a kustomize
+ * record by its reads; a helmfile's also by the requests its render would make now — vars, the
+ * helmfile's template, values, charts and capabilities resolved as for a render, without
+ * rendering (docs/renderers.md#helm-records).
+ */
+export function recordCheck(
+  run: ConfigRun,
+  settings: EngineSettings,
+  ports: EnginePorts,
+  openSession: () => Promise<ClusterSession>,
+  records: RenderRecords
+): RecordCheck {
+  const root = path.resolve(run.config.dir)
+  const context = renderContext(run, settings, ports)
+  const capabilitiesFor = capabilityPolicy(() =>
+    openSession().then((s) => s.discovery.capabilities())
+  )
+  return {
+    candidate: (m) => m.type === 'kustomize' || m.type === 'helmfile',
+    async holds(m, record) {
+      const settingsOf = recordedSettings(m, root)
+      if (m.type !== 'helmfile') return records.holds(record, root, settingsOf)
+      const releases = await helmfileRequests(m, { ...context, ...(await capabilitiesFor(m)) })
+      return records.holds(record, root, settingsOf, releases)
+    },
+    // Discovery goes out beside the State read (one session, multiplexed): the check of a
+    // helmfile record then waits for no round trip of its own.
+    start() {
+      for (const m of run.manifests) {
+        if (m.type === 'helmfile') capabilitiesFor(m).catch(() => undefined)
+      }
+    }
+  }
 }
 
 /**

@@ -8,6 +8,7 @@ import path from 'node:path'
 import { ConfigError } from '../errors.js'
 import type { JsonObject } from '../go/yaml.js'
 import type { BuildContext, BuildManifestSpec } from './context.js'
+import type { HelmReleaseRender } from './ports.js'
 import { buildGenesisSecret } from './genesissecret/genesissecret.js'
 import {
   joinReleases,
@@ -32,9 +33,18 @@ export interface BuiltManifest {
    * docs/compatibility.md#diff-classification).
    */
   alwaysSync: Set<string>
-  /** What kustomize rendered (its render record is made from it); absent for other types. */
-  rendered?: string
+  /** What its render record is made from; absent for types that are not recorded. */
+  rendered?: RenderedSource
 }
+
+/**
+ * What a render record is made from (docs/renderers.md#skipping-unchanged-renders): kustomize's
+ * text (the program noted its reads by it), or a helmfile's text and every release's request in
+ * release order (the program noted the chart's reads and volatile calls by the request).
+ */
+export type RenderedSource =
+  | { type: 'kustomize'; text: string }
+  | { type: 'helmfile'; text: string; releases: readonly HelmReleaseRender[] }
 
 /**
  * Renders the manifest and converts it with its type's default namespace (kustomize and
@@ -63,9 +73,35 @@ export async function buildManifest(
     )
     await checkNamespaces(objects, { manifest, run, defaultNamespace, releases })
     const entries = desiredEntries(manifest.name, objects)
-    const rendered = manifest.type === 'kustomize' ? { rendered: text } : {}
-    return { objects, entries, alwaysSync: new Set(), ...rendered }
+    const rendered = renderedSource(manifest, text, releases)
+    return { objects, entries, alwaysSync: new Set(), ...(rendered ? { rendered } : {}) }
   })
+}
+
+function renderedSource(
+  manifest: BuildManifestSpec,
+  text: string,
+  releases: readonly RenderedRelease[] | undefined
+): RenderedSource | undefined {
+  if (manifest.type === 'kustomize') return { type: 'kustomize', text }
+  if (manifest.type !== 'helmfile' || releases === undefined) return undefined
+  return { type: 'helmfile', text, releases: releases.map((r) => r.request) }
+}
+
+/**
+ * The requests a helmfile manifest's render would make of the render module, in release order,
+ * without rendering: vars, hint, the helmfile's template, values files and remote charts are
+ * resolved as for a render (docs/renderers.md#skipping-unchanged-renders).
+ */
+export async function helmfileRequests(
+  manifest: BuildManifestSpec,
+  ctx: BuildContext
+): Promise<HelmReleaseRender[]> {
+  const renderer = { ...ctx.renderer, helm: () => Promise.resolve('') }
+  const releases = await withRedaction({ ...ctx, renderer }, (run) =>
+    renderHelmfileReleases(manifest, run)
+  )
+  return releases.map((r) => r.request)
 }
 
 interface NamespaceCheckInput {

@@ -86,6 +86,11 @@ export interface RenderModule {
    */
   readsOf?(text: string): readonly (readonly [kind: string, file: string])[] | undefined
   /**
+   * What a Helm render this module made depended on besides its request; undefined when not
+   * known (not rendered here, or a chart on disk loaded by WebAssembly, whose reads go unnoted).
+   */
+  helmFactsOf?(release: HelmReleaseRender): HelmRenderFacts | undefined
+  /**
    * Starts loading what rendering manifests of these types needs, before the first render asks
    * (a failure is reported by that render).
    */
@@ -102,6 +107,14 @@ export interface RenderModule {
 export type RendererVersions = Readonly<Record<string, string>>
 
 /** One release for RenderModule.helm. */
+/** What a Helm render depended on besides its request (docs/renderers.md#helm-records). */
+export interface HelmRenderFacts {
+  /** The chart load's questions to the file system, as [kind, absolute path]; none for bytes. */
+  reads: readonly (readonly [kind: string, file: string])[]
+  /** The functions the chart calls whose result is not a function of the inputs (`now`). */
+  volatile: readonly string[]
+}
+
 export interface HelmReleaseRender {
   name: string
   /** As written; empty stays empty (docs/compatibility.md#empty-release-namespace). */

@@ -18,6 +18,8 @@ export interface ProgramResponse {
   /** The output's documents decoded as Tazuna decodes them, when asked (the native program). */
   documents?: (JsonObject | null)[]
   error?: string
+  /** Helm's: the volatile functions the chart's templates call (docs/renderers.md#volatile-templates). */
+  volatile?: string[] | null
   versions?: Record<string, string>
   /** The Go template engine's: where a template failed, `parse` or `execute`. */
   phase?: string

@@ -11,6 +11,7 @@ import type { JsonObject } from '../../go/yaml.js'
 import {
   RenderModuleError,
   type HelmReleaseRender,
+  type HelmRenderFacts,
   type RenderModule,
   type RendererVersions
 } from '../../render/ports.js'
@@ -104,6 +105,8 @@ export function createGoRenderModule(options: RenderModuleOptions): GoRenderModu
   const decoded = new Map<string, (JsonObject | null)[]>()
   // Rendered texts → the questions their render asked the file system (readsOf).
   const readsByText = new Map<string, readonly RenderRead[]>()
+  // Helm requests (as JSON) → what their render depended on beyond the request (helmFactsOf).
+  const helmFacts = new Map<string, HelmRenderFacts>()
   const counts = { rendered: 0, reused: 0 }
   const loaded = new Map<RenderProgram, RendererVersions>()
   // The native programs' starts, once asked for (see underway).
@@ -197,8 +200,9 @@ export function createGoRenderModule(options: RenderModuleOptions): GoRenderModu
   const render = (program: RenderProgram, request: { op: string; input: object }) => {
     counts.rendered++
     const response = call(program, request)
-    made.set(JSON.stringify(request), response)
-    return response.then(({ output = '', documents, reads }) => {
+    const requestJson = JSON.stringify(request)
+    made.set(requestJson, response)
+    return response.then(({ output = '', documents, reads, volatile }) => {
       if (documents !== undefined) decoded.set(output, documents)
       // Only krusty's: render records and twins take a kustomize render's reads by its text, and
       // Helm's (the chart load's) leave out its values and capabilities
@@ -208,6 +212,15 @@ export function createGoRenderModule(options: RenderModuleOptions): GoRenderModu
       // base's reads alone would hold for an overlay whose kustomization.yaml changed).
       if (reads !== undefined && program === 'kustomize') {
         readsByText.set(output, [...(readsByText.get(output) ?? []), ...reads])
+      }
+      // A chart on disk is known by the load's reads (none from WebAssembly: not recorded), a
+      // downloaded one by its bytes in the request. A program that does not say which volatile
+      // functions the chart calls (an empty list when none) makes no record.
+      if (program === 'helm' && Array.isArray(volatile)) {
+        const onDisk = 'chartPath' in request.input
+        if (!onDisk || reads !== undefined) {
+          helmFacts.set(requestJson, { reads: onDisk ? (reads ?? []) : [], volatile })
+        }
       }
       return output
     })
@@ -238,6 +251,7 @@ export function createGoRenderModule(options: RenderModuleOptions): GoRenderModu
     loaded: merged,
     documentsOf,
     readsOf,
+    helmFactsOf: (release) => helmFacts.get(JSON.stringify(helmOp(release))),
     prepare,
     underway
   }

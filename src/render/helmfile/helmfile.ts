@@ -39,10 +39,12 @@ export async function renderHelmfile(manifest: BuildManifestSpec, run: BuildRun)
   return joinReleases(await renderHelmfileReleases(manifest, run))
 }
 
-/** One release's output, in release order. */
+/** One release's output, in release order, and the render that made it. */
 export interface RenderedRelease {
   release: { name: string; namespace: string }
   text: string
+  /** What the render module was asked: the release's whole input (its render record's part). */
+  request: HelmReleaseRender
 }
 
 /** The text of rendered releases as Tazuna's Build returns it: empty outputs left out. */
@@ -67,9 +69,9 @@ export async function renderHelmfileReleases(
   const outputs = await mapInOrder(spec.releases, RELEASE_CONCURRENCY, (release, index) =>
     renderRelease({ manifest, run, spec, release, index, helmfileDir: path.dirname(file) })
   )
-  return outputs.map((text, i) => {
+  return outputs.map(({ text, request }, i) => {
     const { name, namespace } = spec.releases[i] ?? { name: '', namespace: '' }
-    return { release: { name, namespace }, text }
+    return { release: { name, namespace }, text, request }
   })
 }
 
@@ -154,7 +156,9 @@ interface ReleaseJob {
   helmfileDir: string
 }
 
-async function renderRelease(job: ReleaseJob): Promise<string> {
+async function renderRelease(
+  job: ReleaseJob
+): Promise<{ text: string; request: HelmReleaseRender }> {
   const { manifest, run, release, helmfileDir } = job
   const where = `manifest ${manifest.name}: release ${release.name || `#${job.index}`}`
   if (release.chart === '') throw new ConfigError([], `${where}: chart is required`)
@@ -165,24 +169,25 @@ async function renderRelease(job: ReleaseJob): Promise<string> {
   const capabilities = selectCapabilities(options.kubeVersion, run.capabilities)
   await checkLocalChart(run.files, chart, release, where)
   const values = await readValues(job, planSources(job, where), where)
+  const request: HelmReleaseRender = {
+    name: release.name,
+    namespace: release.namespace,
+    chart: await chartInput(run, chart, release, where),
+    values,
+    includeCRDs: options.includeCRDs === true,
+    kubeVersion: capabilities.kubeVersion,
+    apiVersions: capabilities.apiVersions
+  }
   let output: string
   try {
-    output = await run.renderer.helm({
-      name: release.name,
-      namespace: release.namespace,
-      chart: await chartInput(run, chart, release, where),
-      values,
-      includeCRDs: options.includeCRDs === true,
-      kubeVersion: capabilities.kubeVersion,
-      apiVersions: capabilities.apiVersions
-    })
+    output = await run.renderer.helm(request)
   } catch (error) {
     if (error instanceof RenderModuleError) {
       throw new ToolError(`${where}: ${run.redact(error.message)}`)
     }
     throw error
   }
-  return output.trim()
+  return { text: output.trim(), request }
 }
 
 /** The values sources as texts, in merge order (files read through the confined file port). */
