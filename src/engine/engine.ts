@@ -257,11 +257,7 @@ export function createEngine(settings: EngineSettings, given: EnginePorts): Engi
       // that must render finds it started (docs/benchmarks.md#program-beside-the-state-read).
       if (stateRead === undefined) prepare(run)
       // One timer turn later: by then the request has been written to its socket.
-      const whileStateIsRead = () =>
-        void ports.clock.sleep(0).then(() => {
-          skip?.start()
-          prepare(run)
-        })
+      const whileStateIsRead = () => void ports.clock.sleep(0).then(() => prepare(run))
       const render = !request.sync
         ? withObjectSizeLimit(delegateRenderer(run, true))
         : skip && stateRead
@@ -269,10 +265,13 @@ export function createEngine(settings: EngineSettings, given: EnginePorts): Engi
           : sizeChecked(run)
       // Renders that read only files start now, while the session opens and the lock is taken.
       const build = renderingAheadOf(run, settings, render)
+      // With records no render waits to go out first: the session opens at once, and what the
+      // record checks ask the server goes out beside the lock and the State read.
+      const session = await (stateRead ? openSession() : sessionBesideRenders())
+      skip?.start()
       return applyConfigRun(run, request, {
         settings,
-        // With records no render waits to go out first: the session opens at once.
-        session: await (stateRead ? openSession() : sessionBesideRenders()),
+        session,
         clock: ports.clock,
         build,
         ...(stateRead ? { stateRead, whileStateIsRead } : {})

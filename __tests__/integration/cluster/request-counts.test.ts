@@ -16,6 +16,7 @@ import {
 } from '../../bench/requests.js'
 import { benchRepoFiles, writeBenchRepo, type BenchRepoOptions } from '../../bench/repo.js'
 import { runCliInProcess } from '../../support/cli.js'
+import { startTcpProxy, type TcpProxy } from '../../support/tcp-proxy.js'
 import { adminKubeconfig, adminSession, uniqueName } from '../../support/cluster.js'
 import type { KubeSession } from '../../../src/adapters/kube/session.js'
 
@@ -30,6 +31,9 @@ const options: BenchRepoOptions = {
 }
 const dir = mkdtempSync(path.join(os.tmpdir(), 'request-counts-'))
 const file = path.join(dir, 'tazuna.yaml')
+const helmOptions: BenchRepoOptions = { ...options, id: `${id}h`, shape: 'helmfile' }
+const helmDir = mkdtempSync(path.join(os.tmpdir(), 'request-counts-helm-'))
+const helmFile = path.join(helmDir, 'tazuna.yaml')
 
 let admin: KubeSession
 let user: string
@@ -67,11 +71,14 @@ async function ownUser(session: KubeSession): Promise<{ user: string; kubeconfig
 }
 
 /** Runs the CLI and returns the requests it sent, as the server received them. */
-async function requestsOf(argv: string[]): Promise<AuditedRequest[]> {
+async function requestsOf(
+  argv: string[],
+  target: { config: string; kubeconfig: string } = { config: file, kubeconfig }
+): Promise<AuditedRequest[]> {
   const from = auditLogEnd(auditLog)
   const fromMs = Date.now()
-  const result = await runCliInProcess([...argv, '-f', file], {
-    KUBECONFIG: kubeconfig,
+  const result = await runCliInProcess([...argv, '-f', target.config], {
+    KUBECONFIG: target.kubeconfig,
     KUSTOMIZE_BIN: process.env.KUSTOMIZE_BIN
   })
   expect(result.stderr).not.toMatch(/error/i)
@@ -95,6 +102,7 @@ beforeAll(async () => {
   admin = adminSession()
   ;({ user, kubeconfig } = await ownUser(admin))
   writeBenchRepo(dir, benchRepoFiles(options))
+  writeBenchRepo(helmDir, benchRepoFiles(helmOptions))
 })
 afterAll(() => admin.close())
 
@@ -142,5 +150,56 @@ describe('requests of the bench scenarios (4 manifests × 10 objects, 2 layers)'
       'update configmaps': 4,
       'delete leases': 1
     })
+  })
+})
+
+// The same repository as helmfiles of two releases each (__tests__/bench/repo.ts): ConfigMaps
+// only. Without `kubeVersion`, Helm renders with the server's capabilities, asked once per run
+// (/version, /api and /apis at once); with render records, beside the lock and the State read
+// (docs/renderers.md#helm-records). Through a delay proxy (10 ms each way), so that requests
+// sent at once are seen at once: a request that started within 10 ms of another's answer did
+// not wait for it.
+describe('requests of the helmfile bench scenarios (4 manifests × 10 objects, 2 layers)', () => {
+  let proxy: TcpProxy
+  let target: { config: string; kubeconfig: string }
+  beforeAll(async () => {
+    proxy = await startTcpProxy(kubeconfig, { oneWayDelayMs: 10 })
+    target = { config: helmFile, kubeconfig: proxy.kubeconfig }
+  })
+  afterAll(() => proxy.close())
+  const discovery = { 'get /version': 1, 'get /api': 1, 'get /apis': 1 }
+
+  it('sync-empty: as kustomize, plus the capabilities once', async () => {
+    const requests = await requestsOf(['apply', '--sync'], target)
+    expect(tally(requests)).toEqual({
+      'create leases': 1,
+      'list configmaps': 1,
+      ...discovery,
+      'patch namespaces': 1,
+      'patch configmaps': 4 * 10,
+      'create configmaps': 5,
+      'delete leases': 1
+    })
+  })
+
+  it('diff: the State list, and the capabilities beside it', async () => {
+    const requests = await requestsOf(['state', 'diff'], target)
+    expect(tally(requests)).toEqual({ 'list configmaps': 1, ...discovery })
+    expect(criticalPath(requests, 10_000)).toHaveLength(1)
+  })
+
+  it('sync-noop: lock, State, unlock, the capabilities beside the lock and the State read', async () => {
+    const requests = await requestsOf(['apply', '--sync'], target)
+    expect(tally(requests)).toEqual({
+      'create leases': 1,
+      'list configmaps': 1,
+      ...discovery,
+      'delete leases': 1
+    })
+    // Three round trips, as without Helm: the lock (or the capabilities, asked at once), the
+    // State read, the release of the lock.
+    const path = criticalPath(requests, 10_000)
+    expect(path).toHaveLength(3)
+    expect(describePath(path)).toMatch(/ → list configmaps → delete leases$/)
   })
 })
