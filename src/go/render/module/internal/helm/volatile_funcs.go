@@ -4,8 +4,10 @@ package helm
 // pkg/engine funcMap: sprig v3.3.0's TxtFuncMap plus Helm's own) whose result is not a function
 // of the render's inputs (docs/renderers.md#volatile-templates). Read from sprig's functions.go,
 // date.go, crypto.go, strings.go and network.go and Helm's engine.go and funcs.go at the versions
-// in go.mod; volatile_funcs_test.go fails when either gains a function with a name of this kind
-// that is classified neither here nor in pureLookalikes.
+// in go.mod. volatile_funcs_test.go fails when sprig gains a function with a name of this kind,
+// or one it calls not hermetic, that is classified neither here nor in pureLookalikes; Helm's
+// own additions (toYaml and the like, include, tpl, required, lookup) are in an unexported map,
+// read by hand: none reads the clock or randomness.
 var volatileFuncs = map[string]string{
 	// The clock. dateInZone (under all its names) formats time.Now() when its argument is not
 	// a time or a number of seconds, so a missing value reads the clock too; and date, htmlDate,
