@@ -23,6 +23,11 @@ bash src/go/render/module/build.sh kustomize >/dev/null
 bash src/go/render/module/build.sh helm >/dev/null
 bash src/go/render/module/build.sh kustomize native >/dev/null
 bash src/go/render/module/build.sh helm native >/dev/null
+# The render module's Go tests, which integration/render/go-unit.test.ts runs: compiled here
+# (Go caches them; Helm's packages take a minute or two the first time).
+if [[ " $* " != *" --selectProjects unit "* ]]; then
+  (cd src/go/render/module && GOTOOLCHAIN=local GOFLAGS=-mod=readonly CGO_ENABLED=0 go test -run '^$' ./... >/dev/null)
+fi
 export NODE_OPTIONS="--experimental-vm-modules ${NODE_OPTIONS:-}"
 export NODE_NO_WARNINGS=1
 results=$(mktemp)

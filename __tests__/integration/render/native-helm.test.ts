@@ -5,8 +5,10 @@
  * through both — unconfined and confined to the fixtures — and so must every chart of the
  * fixtures rendered on its own; the documents the native program decodes must give the objects
  * the engine's own YAML decoding gives. The arm64 build, run under qemu-user, must render all of
- * them as the x64 build does. Then what only the native program does itself: refuse a chart
- * entry that leads outside the repository, as the WebAssembly build's file bridge refuses it.
+ * them as the x64 build does. Both builds report the volatile functions a chart calls
+ * (docs/renderers.md#volatile-templates). Then what only the native program does itself: refuse
+ * a chart entry that leads outside the repository, as the WebAssembly build's file bridge
+ * refuses it.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { execFileSync, spawnSync } from 'node:child_process'
@@ -25,6 +27,8 @@ import {
   nativeArtifact,
   nativeProgramHost
 } from '../../../src/adapters/render/native-program.js'
+import { startRenderProgram } from '../../../src/adapters/render/go-program.js'
+import { compileGoWasm } from '../../../src/adapters/render/go-wasm.js'
 import { desiredEntries, objectsFromYaml } from '../../../src/objects/objects.js'
 import { renderManifestText } from '../../../src/render/manifest.js'
 import type { HelmReleaseRender } from '../../../src/render/ports.js'
@@ -178,6 +182,44 @@ linuxOnly('the native Helm program renders what the WebAssembly build renders', 
     expect(reads).toContainEqual(['kind', chart])
     expect(reads).toContainEqual(['list', chart])
     expect(reads).toContainEqual(['file', path.join(chart, 'Chart.yaml')])
+  })
+
+  it('reports the volatile functions a chart calls, as the WebAssembly build does', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'tazuna-volatile-helm-'))
+    try {
+      const random = path.join(dir, 'random')
+      mkdirSync(path.join(random, 'templates'), { recursive: true })
+      writeFileSync(
+        path.join(random, 'Chart.yaml'),
+        'apiVersion: v2\nname: random\nversion: 0.1.0\n'
+      )
+      writeFileSync(
+        path.join(random, 'templates', 'cm.yaml'),
+        'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: random\ndata:\n  p: {{ randAlphaNum 12 | quote }}\n'
+      )
+      const pure = path.join(fixturesDir, 'render-parity/helm-files/chart')
+      const request = (chartPath: string): string =>
+        JSON.stringify({ op: 'helm', input: { name: 'r', namespace: 'ns', chartPath, values: [] } })
+      const host = nativeProgramHost(executable, {
+        timeoutError: () => new Error('timeout'),
+        stoppedError: (_, message) => new Error(message)
+      })
+      const wasm = await startRenderProgram(
+        await compileGoWasm(renderModuleFiles('helm'), 'the Helm render program'),
+        undefined
+      )
+      for (const call of [(json: string) => host.call(json), wasm]) {
+        const answer = await call(request(random))
+        expect(answer.error).toBeUndefined()
+        expect(answer.output).toMatch(/p: "[A-Za-z0-9]{12}"/)
+        expect(answer.volatile).toEqual(['randAlphaNum'])
+        const none = await call(request(pure))
+        expect(none.output).toContain('kind: ConfigMap')
+        expect(none).not.toHaveProperty('volatile')
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })
 

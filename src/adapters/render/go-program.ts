@@ -17,6 +17,11 @@ export interface ProgramResponse {
   reads?: [string, string][]
   /** The output's documents decoded as Tazuna decodes them, when asked (the native program). */
   documents?: (JsonObject | null)[]
+  /**
+   * The Helm program's, with a successful render: the functions the release's chart calls whose
+   * result is not a function of the render's inputs (docs/renderers.md#volatile-templates).
+   */
+  volatile?: string[]
   error?: string
   /** Helm's: the volatile functions the chart's templates call (docs/renderers.md#volatile-templates). */
   volatile?: string[] | null

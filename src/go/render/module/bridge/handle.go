@@ -32,10 +32,14 @@ type Options struct {
 // render for another checkout of the same files (docs/renderers.md#reusing-a-render). Documents,
 // when asked for and the text decodes, is the JSON array of its documents as Tazuna's
 // ConvertManifestsToObjects decodes them (docs/renderers.md#objects-from-the-native-program).
+// Volatile, from the Helm program, names the functions its chart calls whose result is not a
+// function of the render's inputs (docs/renderers.md#volatile-templates); sent only with a
+// successful render.
 type Result struct {
 	Output    string
 	Reads     [][2]string
 	Documents json.RawMessage
+	Volatile  []string
 }
 
 // request is one call: Op selects the handler, Input is its payload. ID, Policies and
@@ -54,6 +58,7 @@ type response struct {
 	Output    string            `json:"output,omitempty"`
 	Reads     [][2]string       `json:"reads,omitempty"`
 	Documents json.RawMessage   `json:"documents,omitempty"`
+	Volatile  []string          `json:"volatile,omitempty"`
 	Error     string            `json:"error,omitempty"`
 	Versions  map[string]string `json:"versions,omitempty"`
 }
@@ -84,6 +89,7 @@ func handle(raw []byte, handlers map[string]Handler, native bool) []byte {
 		res.Error = errorText(err)
 	} else {
 		res.Documents = out.Documents
+		res.Volatile = out.Volatile
 	}
 	res.Output = out.Output
 	res.Reads = out.Reads

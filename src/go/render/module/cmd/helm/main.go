@@ -28,9 +28,9 @@ func render(payload json.RawMessage, opts bridge.Options) (bridge.Result, error)
 		}
 	}
 	out, err := helm.Render(in)
-	result := bridge.Result{Output: out, Reads: reads}
+	result := bridge.Result{Output: out.Manifest, Reads: reads, Volatile: out.Volatile}
 	if err == nil && opts.Documents {
-		result.Documents = documents([]byte(out))
+		result.Documents = documents([]byte(out.Manifest))
 	}
 	return result, err
 }

@@ -39,16 +39,32 @@ type valuesText struct {
 	Text string `json:"text"`
 }
 
+// Rendered is a release's render: Manifest, and Volatile, the functions its chart's templates
+// call whose result is not a function of the render's inputs (VolatileCalls).
+type Rendered struct {
+	Manifest string
+	Volatile []string
+}
+
 // Render is what Tazuna gets from Helm v3.21's install action in client-only dry-run
 // mode (Replace on, no hooks in the output): release.Manifest. action.Install is not linked in
 // (it brings the whole Kubernetes client); these are the steps its RunWithContext and
 // Configuration.renderResources take when ClientOnly and DryRun are set, calling the same
-// packages in the same order, with nothing of them re-implemented.
-func Render(in Input) (string, error) {
+// packages in the same order, with nothing of them re-implemented. Volatile is scanned from
+// the chart as rendered: after ProcessDependenciesWithMerge, so disabled subcharts do not count.
+func Render(in Input) (Rendered, error) {
 	chrt, err := loadChart(in)
 	if err != nil {
-		return "", err
+		return Rendered{}, err
 	}
+	manifest, err := renderChart(chrt, in)
+	if err != nil {
+		return Rendered{}, err
+	}
+	return Rendered{Manifest: manifest, Volatile: VolatileCalls(chrt, in.Values)}, nil
+}
+
+func renderChart(chrt *chart.Chart, in Input) (string, error) {
 	vals, err := mergeValues(in.Values)
 	if err != nil {
 		return "", err
