@@ -1,8 +1,9 @@
 // Render records (docs/renderers.md#skipping-unchanged-renders) beside the real Tazuna CLI
 // (TAZUNA_BIN) on one cluster: the CLI reads State the action wrote with a record and finds no
 // changes; the CLI's own save keeps the annotation but records other entries, and the action
-// then renders again and prints the same `state diff` text as the CLI. Skipped, with the reason
-// in the suite title, when TAZUNA_BIN is not set.
+// then renders again and prints the same `state diff` text as the CLI. The same for a helmfile
+// (docs/renderers.md#helm-records), and a chart calling randAlphaNum is modified on every run for
+// both. Skipped, with the reason in the suite title, when TAZUNA_BIN is not set.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -60,6 +61,37 @@ function writeValue(p: Pick<Project, 'dir' | 'ns'>, value: string): void {
       `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: app\n  namespace: ${p.ns}\n` +
       `data:\n  v: "${value}"\n`
   )
+}
+
+/**
+ * One helmfile manifest of one release of a local chart: a ConfigMap, and with `volatile` one
+ * more value from `randAlphaNum` (docs/renderers.md#volatile-templates).
+ */
+function writeHelmProject(volatile: boolean): Project {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'records-interop-helm-'))
+  const ns = uniqueName('rrh')
+  const manifest = uniqueName('rrh')
+  const chart = path.join(dir, 'helm', 'chart')
+  mkdirSync(path.join(chart, 'templates'), { recursive: true })
+  writeFileSync(path.join(chart, 'Chart.yaml'), 'apiVersion: v2\nname: app\nversion: 1.0.0\n')
+  writeFileSync(
+    path.join(chart, 'templates', 'objects.yaml'),
+    `apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ${ns}\n---\n` +
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: app\ndata:\n  v: "1"\n' +
+      (volatile ? '  token: {{ randAlphaNum 16 | quote }}\n' : '')
+  )
+  writeFileSync(
+    path.join(dir, 'helm', 'helmfile.yaml'),
+    `releases:\n  - name: app\n    namespace: ${ns}\n    chart: ./chart\n`
+  )
+  const file = path.join(dir, 'tazuna.yaml')
+  writeFileSync(
+    file,
+    `spec:\n  manifests:\n    - name: ${manifest}\n      type: helmfile\n` +
+      `      path: helm/helmfile.yaml\n      helmfile:\n        kubeVersion: v1.30.0\n` +
+      `        defaultNamespace: ${ns}\n`
+  )
+  return { dir, file, ns, manifest }
 }
 
 const engineAt = (file: string) => countingEngine(file, env)
@@ -129,6 +161,39 @@ describeWithTazuna(`render records beside the Tazuna CLI${tazunaSkipReason}`, ()
     expect(cli.code).toBe(0)
     expect(cli.stdout).toContain('modified')
     expect(await actionDiffText(p.file)).toEqual({ text: cli.stdout, renders: 1 })
+    rmSync(p.dir, { recursive: true })
+  })
+
+  it('the CLI finds no changes in State the action wrote with a helmfile record', async () => {
+    const p = writeHelmProject(false)
+    await actionSync(p.file)
+    const written = await stateConfigMap(p.manifest)
+    expect(written.metadata.annotations?.[RENDER_RECORD_ANNOTATION]).toBeDefined()
+    expect(await tazuna(p, ['state', 'diff'])).toMatchObject({
+      code: 0,
+      stdout: 'No changes detected.\n'
+    })
+    expect(await actionDiffText(p.file)).toEqual({ text: 'No changes detected.\n', renders: 0 })
+    rmSync(p.dir, { recursive: true })
+  })
+
+  it('a chart calling randAlphaNum is never recorded: modified every run, as for the CLI', async () => {
+    const p = writeHelmProject(true)
+    await actionSync(p.file)
+    expect(
+      (await stateConfigMap(p.manifest)).metadata.annotations?.[RENDER_RECORD_ANNOTATION]
+    ).toBeUndefined()
+    const cli = await tazuna(p, ['state', 'diff'])
+    expect(cli.code).toBe(0)
+    const modifiedKeys = (text: string) =>
+      text
+        .split('\n')
+        .filter((line) => line.includes('modified'))
+        .map((line) => line.split(/\s+/).find((word) => word.includes('ConfigMap')))
+    expect(modifiedKeys(cli.stdout)).toEqual([expect.stringContaining('ConfigMap')])
+    const action = await actionDiffText(p.file)
+    expect(action.renders).toBe(1)
+    expect(modifiedKeys(action.text)).toEqual(modifiedKeys(cli.stdout))
     rmSync(p.dir, { recursive: true })
   })
 })

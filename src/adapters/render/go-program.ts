@@ -19,12 +19,11 @@ export interface ProgramResponse {
   documents?: (JsonObject | null)[]
   /**
    * The Helm program's, with a successful render: the functions the release's chart calls whose
-   * result is not a function of the render's inputs (docs/renderers.md#volatile-templates).
+   * result is not a function of the render's inputs, an empty list when none
+   * (docs/renderers.md#volatile-templates).
    */
   volatile?: string[]
   error?: string
-  /** Helm's: the volatile functions the chart's templates call (docs/renderers.md#volatile-templates). */
-  volatile?: string[] | null
   versions?: Record<string, string>
   /** The Go template engine's: where a template failed, `parse` or `execute`. */
   phase?: string

@@ -34,7 +34,7 @@ type Options struct {
 // ConvertManifestsToObjects decodes them (docs/renderers.md#objects-from-the-native-program).
 // Volatile, from the Helm program, names the functions its chart calls whose result is not a
 // function of the render's inputs (docs/renderers.md#volatile-templates); sent only with a
-// successful render.
+// successful render, as [] when none (nil: not sent, as by the kustomize program).
 type Result struct {
 	Output    string
 	Reads     [][2]string
@@ -58,7 +58,7 @@ type response struct {
 	Output    string            `json:"output,omitempty"`
 	Reads     [][2]string       `json:"reads,omitempty"`
 	Documents json.RawMessage   `json:"documents,omitempty"`
-	Volatile  []string          `json:"volatile,omitempty"`
+	Volatile  []string          `json:"volatile,omitzero"`
 	Error     string            `json:"error,omitempty"`
 	Versions  map[string]string `json:"versions,omitempty"`
 }

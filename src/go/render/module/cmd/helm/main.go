@@ -28,7 +28,9 @@ func render(payload json.RawMessage, opts bridge.Options) (bridge.Result, error)
 		}
 	}
 	out, err := helm.Render(in)
-	result := bridge.Result{Output: out.Manifest, Reads: reads, Volatile: out.Volatile}
+	// [] when none: the engine records only a render whose answer says so.
+	volatile := append([]string{}, out.Volatile...)
+	result := bridge.Result{Output: out.Manifest, Reads: reads, Volatile: volatile}
 	if err == nil && opts.Documents {
 		result.Documents = documents([]byte(out.Manifest))
 	}

@@ -41,6 +41,10 @@ var volatileFuncs = map[string]string{
 	"htpasswd":      "bcrypt: random salt",
 	"encryptAES":    "random IV",
 	"genPrivateKey": "random key",
+	// Go's map order, which differs from run to run: a list of a map's keys or values, unless
+	// sorted at once (`keys $m | sortAlpha`, `sortAlpha (keys $m)`: see sortedAtOnce).
+	"keys":   "Go's map order, unless sorted at once",
+	"values": "Go's map order, unless sorted at once",
 	// Keys, serial numbers and validity from the clock: every certificate function.
 	"genCA":                    "random key and serial; validity from the clock",
 	"genCAWithKey":             "random serial; validity from the clock",

@@ -100,6 +100,21 @@ func TestVolatileCallsOfTemplates(t *testing.T) {
 		{"now | date", chartFiles{
 			"templates/cm.yaml": configMap + "  t: {{ now | date \"2006-01-02\" | quote }}\n",
 		}, nil, []string{"date", "now"}},
+		{"keys of a map in Go's order", chartFiles{
+			"templates/cm.yaml": configMap + "  k: {{ keys .Values.m | join \",\" | quote }}\n",
+		}, []string{"m: {a: 1, b: 2}"}, []string{"keys"}},
+		{"values of a map in Go's order, inside a range", chartFiles{
+			"templates/cm.yaml": configMap + "{{ range $i, $v := values .Values.m }}  v{{ $i }}: {{ $v | quote }}\n{{ end }}",
+		}, []string{"m: {a: x, b: y}"}, []string{"values"}},
+		{"keys sorted at once, piped or as the argument", chartFiles{
+			"templates/cm.yaml": configMap + "  k: {{ keys .Values.m | sortAlpha | join \",\" | quote }}\n" +
+				"  j: {{ sortAlpha (keys .Values.m) | join \",\" | quote }}\n" +
+				"  v: {{ values .Values.m | sortAlpha | join \",\" | quote }}\n",
+		}, []string{"m: {a: x, b: y}"}, nil},
+		{"keys sorted only later still counts", chartFiles{
+			"templates/cm.yaml": configMap + "  k: {{ keys .Values.m | first | quote }}\n" +
+				"  l: {{ list \"b\" \"a\" | sortAlpha | join \",\" | quote }}\n",
+		}, []string{"m: {a: x, b: y}"}, []string{"keys"}},
 		{"in the else branch of an if", chartFiles{
 			"templates/cm.yaml": configMap + "  p: {{ if .Values.p }}{{ .Values.p }}{{ else }}{{ randNumeric 4 | quote }}{{ end }}\n",
 		}, []string{"p: given"}, []string{"randNumeric"}},

@@ -13,6 +13,8 @@ type treeCalls struct {
 	includes []string
 	dynamic  bool
 	literals []string
+	// sorted are calls of keys or values whose list is sorted at once (see sortedAtOnce).
+	sorted map[*parse.CommandNode]bool
 }
 
 // callsOf walks every node of the tree: actions, if/range/with and their else lists, template
@@ -72,14 +74,57 @@ func (c *treeCalls) pipe(p *parse.PipeNode) {
 	if p == nil {
 		return
 	}
+	for i, cmd := range p.Cmds {
+		if i+1 < len(p.Cmds) && unordered(cmd) && firstIdent(p.Cmds[i+1]) == "sortAlpha" {
+			c.sortedAtOnce(cmd)
+		}
+	}
 	for _, cmd := range p.Cmds {
 		c.command(cmd)
 	}
 }
 
+// sortedAtOnce notes a call of keys or values whose list goes straight into sortAlpha, in a
+// pipeline (`keys $m | sortAlpha`) or as its argument (`sortAlpha (keys $m)`): its order is then
+// the sort's, not the map's.
+func (c *treeCalls) sortedAtOnce(cmd *parse.CommandNode) {
+	if c.sorted == nil {
+		c.sorted = map[*parse.CommandNode]bool{}
+	}
+	c.sorted[cmd] = true
+}
+
+// unordered: a call of keys or values (a list in Go's map order).
+func unordered(cmd *parse.CommandNode) bool {
+	name := firstIdent(cmd)
+	return name == "keys" || name == "values"
+}
+
+func firstIdent(cmd *parse.CommandNode) string {
+	if cmd == nil || len(cmd.Args) == 0 {
+		return ""
+	}
+	if id, ok := cmd.Args[0].(*parse.IdentifierNode); ok {
+		return id.Ident
+	}
+	return ""
+}
+
 // command notes `include NAME …`: a literal NAME is followed; any other (computed, or piped
 // in) could be any template.
 func (c *treeCalls) command(cmd *parse.CommandNode) {
+	if firstIdent(cmd) == "sortAlpha" && len(cmd.Args) == 2 {
+		if inner, ok := cmd.Args[1].(*parse.PipeNode); ok && len(inner.Cmds) == 1 && unordered(inner.Cmds[0]) {
+			c.sortedAtOnce(inner.Cmds[0])
+		}
+	}
+	if c.sorted[cmd] {
+		// The sorted call's own name does not count; its arguments do.
+		for _, arg := range cmd.Args[1:] {
+			c.node(arg)
+		}
+		return
+	}
 	if len(cmd.Args) > 0 {
 		if id, ok := cmd.Args[0].(*parse.IdentifierNode); ok && id.Ident == "include" {
 			if name, ok := argAt(cmd, 1).(*parse.StringNode); ok {
