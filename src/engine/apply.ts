@@ -73,11 +73,7 @@ export async function applyConfigRun(
           ...request.lock
         })
   try {
-    const store = tellingFirstRead(
-      readingOnceUntilSaved(session.store),
-      deps.stateRead,
-      deps.whileStateIsRead
-    )
+    const store = tellingFirstRead(readingOnceUntilSaved(session.store), deps.stateRead)
     const once = { ...deps, session: { ...session, store } }
     await guardAgainstOlderCommit(run, request, once)
     const gated =
@@ -108,14 +104,10 @@ export function deferred<T>(): Deferred<T> {
   return { promise, resolve, reject }
 }
 
-/**
- * The store, telling `first` (if any) what its first readMany read: the run's State; `meanwhile`
- * is called once that read has been asked for.
- */
+/** The store, telling `first` (if any) what its first readMany read: the run's State. */
 function tellingFirstRead(
   store: StateStore,
-  first: Deferred<Map<string, StoredState>> | undefined,
-  meanwhile: (() => void) | undefined
+  first: Deferred<Map<string, StoredState>> | undefined
 ): StateStore {
   if (first === undefined) return store
   let told = false
@@ -127,7 +119,6 @@ function tellingFirstRead(
       const read = store.readMany(manifests)
       if (!told) {
         told = true
-        meanwhile?.()
         read.then(
           (stored) => first.resolve(stored),
           (error: unknown) => first.reject(error)
@@ -205,8 +196,6 @@ export interface ApplyDeps {
   build: (m: Manifest) => Promise<DesiredState>
   /** Told the State the run reads under its lock (render records wait for it). */
   stateRead?: Deferred<Map<string, StoredState>>
-  /** Called once that read has been asked for: work that may overlap the wait for its answer. */
-  whileStateIsRead?: () => void
 }
 
 function layeredApply(

@@ -177,7 +177,7 @@ export function createEngine(settings: EngineSettings, given: EnginePorts): Engi
     loadExpanded: () => expandedRun(settings, ports),
     loadForBuild: () => runForBuild(settings, ports, ports.log).then(prepared),
     loadForPlan: () => runForPlan(settings, ports),
-    // A sync with records starts the native program while it reads State instead (see apply).
+    // A sync with records starts a native program only when a record does not hold (see apply).
     loadForApply: ({ sync }) =>
       runForApply(settings, ports, ports.log, sync).then((run) =>
         sync && skipCheck(run) !== undefined ? run : prepared(run)
@@ -252,12 +252,10 @@ export function createEngine(settings: EngineSettings, given: EnginePorts): Engi
       // With render records, a kustomize or helmfile manifest renders once the State read under the lock
       // shows its record does not hold (docs/renderers.md#skipping-unchanged-renders).
       const stateRead = skip && deferred<Map<string, StoredState>>()
-      // Without records the native program starts at once. With them, once the State read under
-      // the lock has gone out: its unpacking then fills the wait for the answer, and a manifest
-      // that must render finds it started (docs/benchmarks.md#program-beside-the-state-read).
+      // Without records the native programs start at once. With them, only when a record does
+      // not hold: unpacking a program costs this thread more than the State read's wait it could
+      // fill, which a no-change sync would spend for nothing (docs/benchmarks.md#program-on-demand).
       if (stateRead === undefined) prepare(run)
-      // One timer turn later: by then the request has been written to its socket.
-      const whileStateIsRead = () => void ports.clock.sleep(0).then(() => prepare(run))
       const render = !request.sync
         ? withObjectSizeLimit(delegateRenderer(run, true))
         : skip && stateRead
@@ -274,7 +272,7 @@ export function createEngine(settings: EngineSettings, given: EnginePorts): Engi
         session,
         clock: ports.clock,
         build,
-        ...(stateRead ? { stateRead, whileStateIsRead } : {})
+        ...(stateRead ? { stateRead } : {})
       })
     },
     async drift(run) {
