@@ -4,7 +4,11 @@
 import path from 'node:path'
 import { expect } from '@jest/globals'
 import { processEnginePorts } from '../../src/adapters/engine-ports.js'
+import type { KubeSession } from '../../src/adapters/kube/session.js'
 import { createEngine, type Engine } from '../../src/engine/engine.js'
+import type { ManifestDiff } from '../../src/report/model.js'
+import { RENDER_RECORD_ANNOTATION } from '../../src/state/render-record.js'
+import { stateConfigMapName, STATE_NAMESPACE } from '../../src/state/state.js'
 
 const srcDir = path.join(import.meta.dirname, '..', '..', 'src')
 const quiet = { info: () => undefined, warn: () => undefined }
@@ -92,4 +96,42 @@ export async function syncObserved(
   } finally {
     engine.close()
   }
+}
+
+/**
+ * A Diff of `file` with records, the renders it made, and the Diff with every manifest rendered
+ * (asserting that one rendered `everyRender`, sorted): what each render-record case compares.
+ */
+export async function diffBoth(
+  file: string,
+  env: Record<string, string | undefined>,
+  everyRender: readonly string[]
+): Promise<{ diffs: ManifestDiff[]; expected: ManifestDiff[]; renders: string[] }> {
+  const withRecords = countingEngine(file, env)
+  const everything = countingEngine(file, env, true)
+  try {
+    const diffs = await withRecords.engine.diff(await withRecords.engine.loadExpanded())
+    const expected = await everything.engine.diff(await everything.engine.loadExpanded())
+    expect(everything.renders.sort()).toEqual(everyRender)
+    return { diffs, expected, renders: withRecords.renders.sort() }
+  } finally {
+    withRecords.engine.close()
+    everything.engine.close()
+  }
+}
+
+/** The render record annotation of `manifest`'s State ConfigMap, as the server has it. */
+export async function recordAnnotation(
+  session: KubeSession,
+  manifest: string
+): Promise<string | undefined> {
+  const res = await session.client.request(
+    {
+      method: 'GET',
+      path: `/api/v1/namespaces/${STATE_NAMESPACE}/configmaps/${stateConfigMapName(manifest)}`
+    },
+    'read State'
+  )
+  const cm = JSON.parse(res.body) as { metadata: { annotations?: Record<string, string> } }
+  return cm.metadata.annotations?.[RENDER_RECORD_ANNOTATION]
 }

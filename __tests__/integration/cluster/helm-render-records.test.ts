@@ -8,10 +8,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
-import { RENDER_RECORD_ANNOTATION } from '../../../src/state/render-record.js'
-import { stateConfigMapName, STATE_NAMESPACE } from '../../../src/state/state.js'
 import { adminKubeconfig, adminSession, uniqueName } from '../../support/cluster.js'
-import { countingEngine, syncCounting } from '../../support/counting-engine.js'
+import { diffBoth, recordAnnotation, syncCounting } from '../../support/counting-engine.js'
 import { renderModuleEnv } from '../../support/render-module.js'
 import { goTemplateEngineFiles } from '../../unit/go/template/go-oracle.js'
 
@@ -108,33 +106,6 @@ function writeConfigMapTemplate(project: Pick<Project, 'dir'>, extra: string): v
   )
 }
 
-/** The Diff with records, the renders it made, and the Diff with every manifest rendered. */
-async function diffBoth(file: string, diffEnv = env) {
-  const withRecords = countingEngine(file, diffEnv)
-  const everything = countingEngine(file, diffEnv, true)
-  try {
-    const diffs = await withRecords.engine.diff(await withRecords.engine.loadExpanded())
-    const expected = await everything.engine.diff(await everything.engine.loadExpanded())
-    expect(everything.renders.sort()).toEqual(['helm:api', 'helm:web'])
-    return { diffs, expected, renders: withRecords.renders.sort() }
-  } finally {
-    withRecords.engine.close()
-    everything.engine.close()
-  }
-}
-
-async function annotationOf(manifest: string): Promise<string | undefined> {
-  const res = await admin.client.request(
-    {
-      method: 'GET',
-      path: `/api/v1/namespaces/${STATE_NAMESPACE}/configmaps/${stateConfigMapName(manifest)}`
-    },
-    'read State'
-  )
-  const cm = JSON.parse(res.body) as { metadata: { annotations?: Record<string, string> } }
-  return cm.metadata.annotations?.[RENDER_RECORD_ANNOTATION]
-}
-
 /** Serves `group`/v1 from the API server (a CRD), once discovery lists it. */
 async function serveGroup(group: string): Promise<() => Promise<void>> {
   const name = `widgets.${group}`
@@ -176,15 +147,21 @@ async function serveGroup(group: string): Promise<() => Promise<void>> {
 
 const sync = (file: string, syncEnv = env) => syncCounting(file, syncEnv, true)
 
+/** A Diff with records, its renders, and the Diff with every manifest rendered. */
+const diffRendered = (file: string, diffEnv = env) =>
+  diffBoth(file, diffEnv, ['helm:api', 'helm:web'])
+
 describe('render records of helmfile manifests', () => {
   it('a sync keeps a record; a Diff and a sync after it render no release', async () => {
     const project = writeProject()
     expect((await sync(project.file)).sort()).toEqual(['helm:api', 'helm:web'])
-    const record = JSON.parse((await annotationOf(project.manifest))!) as { reads: string[][] }
+    const record = JSON.parse((await recordAnnotation(admin, project.manifest))!) as {
+      reads: string[][]
+    }
     // The chart load's questions, relative to tazuna.yaml's directory.
     expect(record.reads).toContainEqual(['file', 'helm/charts/svc/templates/configmap.yaml'])
     expect(record.reads.every(([, file]) => !path.isAbsolute(file!))).toBe(true)
-    const { diffs, expected, renders } = await diffBoth(project.file)
+    const { diffs, expected, renders } = await diffRendered(project.file)
     expect(renders).toEqual([])
     expect(diffs).toEqual(expected)
     expect(diffs.every((d) => d.entries.length === 0)).toBe(true)
@@ -197,7 +174,7 @@ describe('render records of helmfile manifests', () => {
     await sync(project.file)
     // A values file.
     writeFileSync(path.join(project.dir, 'helm', 'values', 'api.yaml'), 'namespaceToo: true\n')
-    let both = await diffBoth(project.file)
+    let both = await diffRendered(project.file)
     expect(both.renders).toEqual(['helm:api', 'helm:web'])
     expect(both.diffs).toEqual(both.expected)
     expect(both.diffs.flatMap((d) => d.entries.map((e) => e.type))).toEqual(['modified'])
@@ -205,34 +182,34 @@ describe('render records of helmfile manifests', () => {
     expect(await sync(project.file)).toEqual([])
     // A template of the chart.
     writeConfigMapTemplate(project, '  more: "yes"\n')
-    both = await diffBoth(project.file)
+    both = await diffRendered(project.file)
     expect(both.renders).toEqual(['helm:api', 'helm:web'])
     expect(both.diffs).toEqual(both.expected)
     await sync(project.file)
     // A var the helmfile's template reads from the environment.
-    both = await diffBoth(project.file, { ...env, RR_LEVEL: 'debug' })
+    both = await diffRendered(project.file, { ...env, RR_LEVEL: 'debug' })
     expect(both.renders).toEqual(['helm:api', 'helm:web'])
     expect(both.diffs).toEqual(both.expected)
     expect(both.diffs.flatMap((d) => d.entries.map((e) => e.type))).toEqual(['modified'])
-    expect((await diffBoth(project.file)).renders).toEqual([])
+    expect((await diffRendered(project.file)).renders).toEqual([])
     rmSync(project.dir, { recursive: true })
   }, 180_000)
 
   it('renders again when a file appears in the chart, or kubeVersion changed', async () => {
     const project = writeProject({ kubeVersion: 'v1.29.0' })
     await sync(project.file)
-    expect((await diffBoth(project.file)).renders).toEqual([])
+    expect((await diffRendered(project.file)).renders).toEqual([])
     writeFileSync(
       path.join(project.dir, 'helm', 'charts', 'svc', 'templates', 'extra.yaml'),
       'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-extra\n'
     )
-    let both = await diffBoth(project.file)
+    let both = await diffRendered(project.file)
     expect(both.renders).toEqual(['helm:api', 'helm:web'])
     expect(both.diffs).toEqual(both.expected)
     expect(both.diffs.flatMap((d) => d.entries.map((e) => e.type))).toEqual(['added', 'added'])
     await sync(project.file)
     writeFileSync(project.file, readFileSync(project.file, 'utf8').replace('v1.29.0', 'v1.30.0'))
-    both = await diffBoth(project.file)
+    both = await diffRendered(project.file)
     expect(both.renders).toEqual(['helm:api', 'helm:web'])
     expect(both.diffs).toEqual(both.expected)
     expect(both.diffs.flatMap((d) => d.entries.map((e) => e.type))).toEqual([
@@ -249,10 +226,10 @@ describe('render records of helmfile manifests', () => {
       `  {{- if .Capabilities.APIVersions.Has "${project.group}/v1" }}\n  widgets: "served"\n  {{- end }}\n`
     )
     await sync(project.file)
-    expect((await diffBoth(project.file)).renders).toEqual([])
+    expect((await diffRendered(project.file)).renders).toEqual([])
     const unserve = await serveGroup(project.group)
     try {
-      const both = await diffBoth(project.file)
+      const both = await diffRendered(project.file)
       expect(both.renders).toEqual(['helm:api', 'helm:web'])
       expect(both.diffs).toEqual(both.expected)
       expect(both.diffs.flatMap((d) => d.entries.map((e) => e.type))).toEqual([
@@ -273,8 +250,8 @@ describe('render records of helmfile manifests', () => {
     )
     await sync(project.file)
     // One release of the manifest is volatile: the manifest has no record and renders.
-    expect(await annotationOf(project.manifest)).toBeUndefined()
-    const both = await diffBoth(project.file)
+    expect(await recordAnnotation(admin, project.manifest)).toBeUndefined()
+    const both = await diffRendered(project.file)
     expect(both.renders).toEqual(['helm:api', 'helm:web'])
     expect(both.diffs.flatMap((d) => d.entries.map((e) => e.type))).toEqual(['modified'])
     rmSync(project.dir, { recursive: true })

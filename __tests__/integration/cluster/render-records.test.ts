@@ -10,10 +10,15 @@ import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
-import { RENDER_RECORD_ANNOTATION } from '../../../src/state/render-record.js'
 import { stateConfigMapName, STATE_NAMESPACE } from '../../../src/state/state.js'
 import { adminKubeconfig, adminSession, uniqueName } from '../../support/cluster.js'
-import { countingEngine, syncCounting, syncObserved } from '../../support/counting-engine.js'
+import {
+  countingEngine,
+  diffBoth,
+  recordAnnotation,
+  syncCounting,
+  syncObserved
+} from '../../support/counting-engine.js'
 import { renderModuleEnv } from '../../support/render-module.js'
 import { goTemplateEngineFiles } from '../../unit/go/template/go-oracle.js'
 
@@ -77,44 +82,20 @@ function writeObjects(dir: string, sub: string, ns: string, value: string): void
 
 const sync = (file: string) => syncCounting(file, env, true)
 
-/** The Diff with records, the renders it made, and the Diff with every manifest rendered. */
-async function diffBoth(file: string) {
-  const withRecords = engineAt(file)
-  const everything = engineAt(file, true)
-  try {
-    const diffs = await withRecords.engine.diff(await withRecords.engine.loadExpanded())
-    const expected = await everything.engine.diff(await everything.engine.loadExpanded())
-    expect(everything.renders).toHaveLength(2)
-    return { diffs, expected, renders: withRecords.renders }
-  } finally {
-    withRecords.engine.close()
-    everything.engine.close()
-  }
-}
-
-async function annotationOf(manifest: string): Promise<string | undefined> {
-  const res = await admin.client.request(
-    {
-      method: 'GET',
-      path: `/api/v1/namespaces/${STATE_NAMESPACE}/configmaps/${stateConfigMapName(manifest)}`
-    },
-    'read State'
-  )
-  const cm = JSON.parse(res.body) as { metadata: { annotations?: Record<string, string> } }
-  return cm.metadata.annotations?.[RENDER_RECORD_ANNOTATION]
-}
+/** A Diff with records, its renders, and the Diff with every manifest rendered. */
+const diffRendered = (file: string, diffEnv = env) => diffBoth(file, diffEnv, ['a', 'b'])
 
 describe('render records', () => {
   it('a sync keeps a record with each State; a Diff and a sync after it render nothing', async () => {
     const p = writeProject()
     expect((await sync(p.file)).sort()).toEqual(['a', 'b'])
     for (const name of p.names) {
-      const record = JSON.parse((await annotationOf(name))!) as { reads: string[][] }
+      const record = JSON.parse((await recordAnnotation(admin, name))!) as { reads: string[][] }
       // Every question is kept relative to tazuna.yaml's directory.
       expect(record.reads).toContainEqual(['file', expect.stringMatching(/^(a|b)\/objects\.yaml$/)])
       expect(record.reads.every(([, file]) => !path.isAbsolute(file!))).toBe(true)
     }
-    const { diffs, expected, renders } = await diffBoth(p.file)
+    const { diffs, expected, renders } = await diffRendered(p.file)
     expect(renders).toEqual([])
     expect(diffs).toEqual(expected)
     expect(diffs.every((d) => d.entries.length === 0)).toBe(true)
@@ -126,13 +107,13 @@ describe('render records', () => {
     const p = writeProject()
     await sync(p.file)
     writeObjects(p.dir, 'b', p.ns, '2')
-    const { diffs, expected, renders } = await diffBoth(p.file)
+    const { diffs, expected, renders } = await diffRendered(p.file)
     expect(renders).toEqual(['b'])
     expect(diffs).toEqual(expected)
     expect(diffs[1]!.entries.map((e) => e.type)).toEqual(['modified'])
     // The sync applies it and records the new render; the next Diff renders nothing.
     expect(await sync(p.file)).toEqual(['b'])
-    expect((await diffBoth(p.file)).renders).toEqual([])
+    expect((await diffRendered(p.file)).renders).toEqual([])
     rmSync(p.dir, { recursive: true })
   })
 
@@ -143,16 +124,18 @@ describe('render records', () => {
     writeFileSync(path.join(p.dir, 'b', 'kustomization.yaml'), 'resources:\n  - ../a\n')
     expect((await sync(p.file)).sort()).toEqual(['a', 'b'])
     for (const name of p.names) {
-      const record = JSON.parse((await annotationOf(name))!) as { reads: string[][] }
+      const record = JSON.parse((await recordAnnotation(admin, name))!) as { reads: string[][] }
       expect(record.reads).toContainEqual(['file', 'a/objects.yaml'])
     }
-    const overlay = JSON.parse((await annotationOf(p.names[1]))!) as { reads: string[][] }
+    const overlay = JSON.parse((await recordAnnotation(admin, p.names[1]))!) as {
+      reads: string[][]
+    }
     expect(overlay.reads).toContainEqual(['file', 'b/kustomization.yaml'])
     writeFileSync(
       path.join(p.dir, 'b', 'kustomization.yaml'),
       'resources:\n  - ../a\ncommonLabels:\n  overlay: b\n'
     )
-    const { diffs, expected, renders } = await diffBoth(p.file)
+    const { diffs, expected, renders } = await diffRendered(p.file)
     expect(renders).toContain('b')
     expect(diffs).toEqual(expected)
     expect(diffs[1]!.entries.length).toBeGreaterThan(0)
@@ -196,7 +179,7 @@ describe('render records', () => {
         ''
       ].join('\n')
     )
-    const { diffs, expected, renders } = await diffBoth(p.file)
+    const { diffs, expected, renders } = await diffRendered(p.file)
     expect(renders).toEqual(['a'])
     expect(diffs).toEqual(expected)
     rmSync(p.dir, { recursive: true })
@@ -217,8 +200,8 @@ describe('render records', () => {
       { ...stored.state, entries },
       { touchedKeys: new Set([key]), base: stored }
     )
-    expect(await annotationOf(p.names[1])).toBeDefined()
-    const { diffs, expected, renders } = await diffBoth(p.file)
+    expect(await recordAnnotation(admin, p.names[1])).toBeDefined()
+    const { diffs, expected, renders } = await diffRendered(p.file)
     expect(renders).toEqual(['b'])
     expect(diffs).toEqual(expected)
     expect(diffs[1]!.entries.map((e) => e.type)).toEqual(['modified'])
@@ -239,15 +222,15 @@ describe('render records', () => {
       { method: 'PUT', path: cmPath, body: { ...before, metadata: { ...metadata } } },
       'drop the record'
     )
-    expect(await annotationOf(p.names[0])).toBeUndefined()
+    expect(await recordAnnotation(admin, p.names[0])).toBeUndefined()
     // A sync with nothing to apply renders a (it has no record) and keeps its record.
     expect(await sync(p.file)).toEqual(['a'])
     const after = JSON.parse(
       (await admin.client.request({ method: 'GET', path: cmPath }, 'read')).body
     ) as { data: Record<string, string> }
     expect(after.data).toEqual(before.data)
-    expect(await annotationOf(p.names[0])).toBeDefined()
-    expect((await diffBoth(p.file)).renders).toEqual([])
+    expect(await recordAnnotation(admin, p.names[0])).toBeDefined()
+    expect((await diffRendered(p.file)).renders).toEqual([])
     rmSync(p.dir, { recursive: true })
   })
 
@@ -264,10 +247,10 @@ describe('render records', () => {
         `namespace: ${p.ns}\nresources:\n  - objects.yaml\n  - http://127.0.0.1:${port}/remote.yaml\n`
       )
       expect((await sync(p.file)).sort()).toEqual(['a', 'b'])
-      expect(await annotationOf(p.names[0])).toBeUndefined()
+      expect(await recordAnnotation(admin, p.names[0])).toBeUndefined()
       // b's render may have overlapped a's request, and is then (conservatively) not recorded
       // either: only a is certain to render again.
-      const { diffs, expected, renders } = await diffBoth(p.file)
+      const { diffs, expected, renders } = await diffRendered(p.file)
       expect(renders).toContain('a')
       expect(diffs).toEqual(expected)
       rmSync(p.dir, { recursive: true })

@@ -126,22 +126,28 @@ async function stateConfigMap(manifest: string) {
 }
 
 describeWithTazuna(`render records beside the Tazuna CLI${tazunaSkipReason}`, () => {
-  it('the CLI finds no changes in State the action wrote with a record, and leaves it', async () => {
-    const p = writeProject()
-    await actionSync(p.file)
-    const written = await stateConfigMap(p.manifest)
-    expect(written.metadata.annotations?.[RENDER_RECORD_ANNOTATION]).toBeDefined()
-    expect(await tazuna(p, ['state', 'diff'])).toMatchObject({
-      code: 0,
-      stdout: 'No changes detected.\n'
-    })
-    expect((await tazuna(p, ['apply', '--sync'])).code).toBe(0)
-    expect((await stateConfigMap(p.manifest)).metadata.resourceVersion).toBe(
-      written.metadata.resourceVersion
-    )
-    expect(await actionDiffText(p.file)).toEqual({ text: 'No changes detected.\n', renders: 0 })
-    rmSync(p.dir, { recursive: true })
-  })
+  it.each([
+    ['kustomize', () => writeProject()],
+    ['helmfile', () => writeHelmProject(false)]
+  ])(
+    'the CLI finds no changes in State the action wrote with a %s record, and leaves it',
+    async (_, write) => {
+      const p = write()
+      await actionSync(p.file)
+      const written = await stateConfigMap(p.manifest)
+      expect(written.metadata.annotations?.[RENDER_RECORD_ANNOTATION]).toBeDefined()
+      expect(await tazuna(p, ['state', 'diff'])).toMatchObject({
+        code: 0,
+        stdout: 'No changes detected.\n'
+      })
+      expect((await tazuna(p, ['apply', '--sync'])).code).toBe(0)
+      expect((await stateConfigMap(p.manifest)).metadata.resourceVersion).toBe(
+        written.metadata.resourceVersion
+      )
+      expect(await actionDiffText(p.file)).toEqual({ text: 'No changes detected.\n', renders: 0 })
+      rmSync(p.dir, { recursive: true })
+    }
+  )
 
   it("renders again when the CLI's save left the record but recorded other entries", async () => {
     const p = writeProject()
@@ -161,19 +167,6 @@ describeWithTazuna(`render records beside the Tazuna CLI${tazunaSkipReason}`, ()
     expect(cli.code).toBe(0)
     expect(cli.stdout).toContain('modified')
     expect(await actionDiffText(p.file)).toEqual({ text: cli.stdout, renders: 1 })
-    rmSync(p.dir, { recursive: true })
-  })
-
-  it('the CLI finds no changes in State the action wrote with a helmfile record', async () => {
-    const p = writeHelmProject(false)
-    await actionSync(p.file)
-    const written = await stateConfigMap(p.manifest)
-    expect(written.metadata.annotations?.[RENDER_RECORD_ANNOTATION]).toBeDefined()
-    expect(await tazuna(p, ['state', 'diff'])).toMatchObject({
-      code: 0,
-      stdout: 'No changes detected.\n'
-    })
-    expect(await actionDiffText(p.file)).toEqual({ text: 'No changes detected.\n', renders: 0 })
     rmSync(p.dir, { recursive: true })
   })
 
