@@ -1,5 +1,5 @@
 // The HTTP/2 transport of KubeClient (src/adapters/kube/h2-session.ts) against loopback HTTP/2
-// servers we control: the retry rules of docs/reliability.md#retries hold for streams as they do
+// servers we control: the retry rules of docs/reliability.md#retries-and-timeouts hold for streams as they do
 // for connections (a refused stream is repeated even for a create; a reset create is not), a
 // session the server ends (GOAWAY) is replaced, and no credential reaches a message.
 import http2 from 'node:http2'

@@ -70,7 +70,7 @@ export class KubeClient {
    * (connection errors, timeouts, 429, 502-504, a 500 that says it timed out) are retried with
    * exponential backoff, honouring Retry-After, for at most the retry budget; a POST (a create,
    * not idempotent) only when the server surely did not act on it: 429, 503 with Retry-After, or
-   * no connection at all (docs/reliability.md#retries). When retries end, a 429/5xx response is returned and a
+   * no connection at all (docs/reliability.md#retries-and-timeouts). When retries end, a 429/5xx response is returned and a
    * connection error becomes a ClusterError naming `what` and the cause (never headers or
    * credentials).
    */
