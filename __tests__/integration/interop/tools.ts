@@ -7,6 +7,7 @@ import { processEnginePorts } from '../../../src/adapters/engine-ports.js'
 import { createEngine, type ConfigRun, type Engine } from '../../../src/engine/engine.js'
 import type { EngineLog } from '../../../src/engine/ports.js'
 import { renderDiffText } from '../../../src/state/text.js'
+import { RENDER_RECORD_ANNOTATION } from '../../../src/state/render-record.js'
 import type { KubeSession } from '../../../src/adapters/kube/session.js'
 import type { ApplyOutcome, ManifestDiff } from '../../../src/report/model.js'
 import { runCliProcess, type CliResult } from '../../support/cli.js'
@@ -19,6 +20,8 @@ import type { Workspace } from './corpus.js'
 export interface StoredConfigMap {
   data: Record<string, string>
   resourceVersion: string
+  /** The action's render record annotation (docs/renderers.md#skipping-unchanged-renders). */
+  record?: string
 }
 
 const STATE_PATH = '/api/v1/namespaces/tazuna/configmaps'
@@ -41,9 +44,14 @@ export async function readStateConfigMaps(
     if (res.status !== 200) throw new Error(`GET State of ${m}: HTTP ${res.status} ${res.body}`)
     const cm = JSON.parse(res.body) as {
       data?: Record<string, string>
-      metadata: { resourceVersion: string }
+      metadata: { resourceVersion: string; annotations?: Record<string, string> }
     }
-    out.set(m, { data: cm.data ?? {}, resourceVersion: cm.metadata.resourceVersion })
+    const record = cm.metadata.annotations?.[RENDER_RECORD_ANNOTATION]
+    out.set(m, {
+      data: cm.data ?? {},
+      resourceVersion: cm.metadata.resourceVersion,
+      ...(record === undefined ? {} : { record })
+    })
   }
   return out
 }
