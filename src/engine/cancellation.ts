@@ -53,6 +53,7 @@ function cancellableRenderer(module: RenderModule, signal: AbortSignal): RenderM
       return Promise.race([rendered, stopped])
     })
   const documentsOf = module.documentsOf?.bind(module)
+  const decode = module.decode?.bind(module)
   const readsOf = module.readsOf?.bind(module)
   const prepare = module.prepare?.bind(module)
   const underway = module.underway?.bind(module)
@@ -61,6 +62,7 @@ function cancellableRenderer(module: RenderModule, signal: AbortSignal): RenderM
     helm: (release) => untilCancelled('render with Helm', () => module.helm(release)),
     loaded: () => module.loaded(),
     ...(documentsOf && { documentsOf }),
+    ...(decode && { decode }),
     ...(readsOf && { readsOf }),
     ...(prepare && { prepare }),
     ...(underway && { underway })

@@ -69,7 +69,7 @@ export async function buildManifest(
     const objects = objectsFromYaml(
       text,
       { file: renderedFileName(manifest, run), defaultNamespace },
-      run.renderer.documentsOf?.(text)
+      run.renderer.documentsOf?.(text) ?? (await run.renderer.decode?.(text))
     )
     await checkNamespaces(objects, { manifest, run, defaultNamespace, releases })
     const entries = desiredEntries(manifest.name, objects)
@@ -163,7 +163,11 @@ export async function missingNamespaceWarnings(
   const file = renderedFileName(manifest, run)
   let objects: JsonObject[]
   try {
-    objects = objectsFromYaml(text, { file, defaultNamespace: defaultNamespaceOf(manifest) })
+    objects = objectsFromYaml(
+      text,
+      { file, defaultNamespace: defaultNamespaceOf(manifest) },
+      ctx.renderer.documentsOf?.(text) ?? (await ctx.renderer.decode?.(text))
+    )
   } catch {
     return [] // build does not convert: a diff or apply reports this one
   }

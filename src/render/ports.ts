@@ -81,6 +81,12 @@ export interface RenderModule {
    */
   documentsOf?(text: string): readonly (JsonObject | null)[] | undefined
   /**
+   * The documents of any text (a helmfile manifest's joined releases), decoded as documentsOf's
+   * are by a native program this module already runs; undefined when none runs or the text does
+   * not decode (the engine's own decoding then reports where).
+   */
+  decode?(text: string): Promise<readonly (JsonObject | null)[] | undefined>
+  /**
    * Every question the render of a text this module made asked the file system, as [kind,
    * absolute path] (docs/renderers.md#reusing-a-render); undefined when not known (Helm).
    */

@@ -134,14 +134,16 @@ function parityTests(pairs: () => Pairs, documents: boolean): void {
       const text = await expectSame((m) => caseOutcome(name, m), pairs())
       const candidate = pairs().free[1]
       if (text.startsWith('error: ') || !documents) return
-      // Where the manifest is one release, the documents the program decoded give the objects
-      // the engine's own decoding gives (Object.is on every value: -0 is not 0).
-      const decoded = candidate.documentsOf?.(text)
-      if (decoded === undefined) return
+      // The manifest's text (its releases' outputs trimmed and joined), decoded by the program
+      // that rendered them, gives the objects the engine's own decoding gives (Object.is on
+      // every value: -0 is not 0).
+      const decoded = candidate.documentsOf?.(text) ?? (await candidate.decode?.(text))
+      expect(decoded).toBeDefined()
       const opts = { file: 'rendered', defaultNamespace: 'fallback' }
+      const own = objectsFromYaml(text, opts)
       const objects = objectsFromYaml(text, opts, decoded)
-      expect(objects).toEqual(objectsFromYaml(text, opts))
-      expect(desiredEntries('m', objects)).toEqual(desiredEntries('m', objectsFromYaml(text, opts)))
+      expect(objects).toEqual(own)
+      expect(desiredEntries('m', objects)).toEqual(desiredEntries('m', own))
     },
     120_000
   )
@@ -169,6 +171,22 @@ linuxOnly('the native Helm program renders what the WebAssembly build renders', 
     }
   })
   parityTests(() => modules, true)
+
+  it('decodes a text no render made (a joined helmfile) as the engine does', async () => {
+    const cm = (name: string) =>
+      `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\ndata:\n  run: |\n    echo ${name}`
+    const text = `${cm('first')}\n---\n${cm('last')}`
+    const module = native()
+    // Never starts the program itself: none runs yet.
+    expect(await module.decode?.(text)).toBeUndefined()
+    await module.helm(release(path.join(fixturesDir, 'render-parity/helm-files/chart')))
+    const decoded = await module.decode?.(text)
+    expect(decoded).toHaveLength(2)
+    const opts = { file: 'rendered', defaultNamespace: 'ns' }
+    expect(objectsFromYaml(text, opts, decoded)).toEqual(objectsFromYaml(text, opts))
+    // Not decodable: none, and the engine's own decoding names the line.
+    expect(await module.decode?.('a: [\n')).toBeUndefined()
+  })
 
   it('answers with the questions the chart load asks', async () => {
     const host = nativeProgramHost(executable, {

@@ -10,7 +10,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { execFileSync, spawnSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { zstdDecompressSync } from 'node:zlib'
@@ -88,6 +89,50 @@ it('has a native build of each program for Linux x64 and arm64 only', () => {
   expect(nativeArtifact('kustomize', 'darwin', 'arm64')).toBeUndefined()
   expect(nativeArtifact('helm', 'win32', 'x64')).toBeUndefined()
   expect(nativeArtifact('kustomize', 'linux', 'ia32')).toBeUndefined()
+})
+
+linuxOnly('unpacking', () => {
+  it('unpacks the same program with the zstd command and, where there is none, without', async () => {
+    const built = execFileSync(
+      'bash',
+      [path.join(srcDir, 'go/render/module/build.sh'), 'kustomize', 'native'],
+      {
+        encoding: 'utf8'
+      }
+    ).trim()
+    const artifact = nativeArtifact('kustomize')!
+    const codeDir = mkdtempSync(path.join(os.tmpdir(), 'tazuna-unpack-'))
+    try {
+      writeFileSync(path.join(codeDir, artifact), readFileSync(path.join(built, artifact)))
+      const expected = zstdDecompressSync(readFileSync(path.join(built, artifact)))
+      // The runner's zstd, behind a script that notes each call.
+      const zstd = execFileSync('sh', ['-c', 'command -v zstd'], { encoding: 'utf8' }).trim()
+      const calls = path.join(codeDir, 'calls')
+      const bin = path.join(codeDir, 'bin')
+      mkdirSync(bin)
+      writeFileSync(
+        path.join(bin, 'zstd'),
+        `#!/bin/sh\necho "$*" >> '${calls}'\nexec '${zstd}' "$@"\n`,
+        { mode: 0o755 }
+      )
+      const withCommand = await locateNativeProgram(
+        'kustomize',
+        { ...process.env, PATH: `${bin}${path.delimiter}${process.env.PATH}` },
+        codeDir
+      )
+      expect(readFileSync(calls, 'utf8')).toContain(path.join(codeDir, artifact))
+      const noCommand = await locateNativeProgram('kustomize', { PATH: codeDir }, codeDir)
+      for (const unpacked of [withCommand!, noCommand!]) {
+        expect(readFileSync(unpacked).equals(expected)).toBe(true)
+        expect(statSync(unpacked).mode & 0o777).toBe(0o700)
+      }
+      expect(spawnSync(withCommand!, { input: '{"op":"versions"}\n' }).stdout.toString()).toContain(
+        'sigs.k8s.io/kustomize/api'
+      )
+    } finally {
+      rmSync(codeDir, { recursive: true, force: true })
+    }
+  })
 })
 
 linuxOnly('the native program renders what the WebAssembly build renders', () => {

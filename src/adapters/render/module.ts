@@ -226,6 +226,15 @@ export function createGoRenderModule(options: RenderModuleOptions): GoRenderModu
     })
   }
   const documentsOf = (text: string) => decoded.get(text)
+  // Never starts a program: a text worth decoding there was rendered by the one that runs.
+  const decode = async (text: string) => {
+    if ((await nativeStarts.get('helm')) === undefined) return undefined
+    try {
+      return (await call('helm', { op: 'documents', input: { text } })).documents
+    } catch {
+      return undefined
+    }
+  }
   const readsOf = (text: string) => readsByText.get(text)
   // Only the native programs: they start in milliseconds, beside whatever the engine does next
   // (loading the cluster client, reading State). Starting a WebAssembly one early gained
@@ -250,6 +259,7 @@ export function createGoRenderModule(options: RenderModuleOptions): GoRenderModu
     helm: (release) => render('helm', helmOp(release)),
     loaded: merged,
     documentsOf,
+    decode,
     readsOf,
     helmFactsOf: (release) => helmFacts.get(JSON.stringify(helmOp(release))),
     prepare,
@@ -275,6 +285,7 @@ export function createGoRenderModule(options: RenderModuleOptions): GoRenderModu
     twin: (checkout) => ({
       loaded: merged,
       documentsOf,
+      decode,
       prepare,
       underway,
       kustomize: async (dir) => {

@@ -12,7 +12,20 @@ import (
 )
 
 func main() {
-	bridge.Serve(map[string]bridge.Handler{"helm": render})
+	bridge.Serve(map[string]bridge.Handler{"helm": render, "documents": decode})
+}
+
+// decode answers with the documents of any text, as Tazuna decodes them: a helmfile manifest's
+// text is its releases' outputs trimmed and joined, which no single render decoded
+// (docs/renderers.md#objects-from-the-native-program). None when the text does not decode.
+func decode(payload json.RawMessage, _ bridge.Options) (bridge.Result, error) {
+	var in struct {
+		Text string `json:"text"`
+	}
+	if err := json.Unmarshal(payload, &in); err != nil {
+		return bridge.Result{}, err
+	}
+	return bridge.Result{Documents: documents([]byte(in.Text))}, nil
 }
 
 func render(payload json.RawMessage, opts bridge.Options) (bridge.Result, error) {
