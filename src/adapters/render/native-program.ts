@@ -8,7 +8,8 @@
  */
 import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { accessSync, chmodSync, constants, existsSync, mkdtempSync, readFileSync } from 'node:fs'
+import { rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { createInterface } from 'node:readline'
@@ -80,8 +81,10 @@ async function unpackWithCommand(
   executable: string,
   env: Readonly<Record<string, string | undefined>>
 ): Promise<boolean> {
+  const zstd = commandOnPath('zstd', env.PATH ?? '')
+  if (zstd === undefined) return false
   try {
-    await promisify(execFile)('zstd', ['-d', '-q', '-f', '-o', executable, '--', packed], {
+    await promisify(execFile)(zstd, ['-d', '-q', '-f', '-o', executable, '--', packed], {
       env: { ...env }
     })
     return true
@@ -89,6 +92,24 @@ async function unpackWithCommand(
     rmSync(executable, { force: true })
     return false
   }
+}
+
+/**
+ * The command's file in the first absolute directory of `searchPath` that has it: an empty or
+ * relative entry would find it in the working directory, a checkout a pull request controls.
+ */
+export function commandOnPath(name: string, searchPath: string): string | undefined {
+  for (const dir of searchPath.split(path.delimiter)) {
+    if (!path.isAbsolute(dir)) continue
+    const file = path.join(dir, name)
+    try {
+      accessSync(file, constants.X_OK)
+      if (statSync(file).isFile()) return file
+    } catch {
+      // not here
+    }
+  }
+  return undefined
 }
 
 /**
