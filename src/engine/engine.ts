@@ -5,6 +5,7 @@
  * loading and checking never send a request to the API server.
  */
 import type { RendererVersions } from '../render/ports.js'
+import type { PreparedHelmfile } from '../render/context.js'
 import type { Manifest } from '../config/schema.js'
 import { createSecretRegistry } from '../render/secrets.js'
 import { applyConfigRun, deferred, renderingAheadOf } from './apply.js'
@@ -129,8 +130,19 @@ export function createEngine(settings: EngineSettings, given: EnginePorts): Engi
   }
   // Diff, apply and plan refuse a namespaced object left without a namespace; drift and destroy
   // only read and delete what Tazuna's keys name (docs/compatibility.md#objects-without-a-namespace).
+  // What a run's record checks resolved for the helmfiles that render after all (recordCheck).
+  const preparedByRun = new WeakMap<ConfigRun, Map<string, PreparedHelmfile>>()
+  const preparedOf = (run: ConfigRun): Map<string, PreparedHelmfile> => {
+    let prepared = preparedByRun.get(run)
+    if (prepared === undefined)
+      preparedByRun.set(run, (prepared = new Map<string, PreparedHelmfile>()))
+    return prepared
+  }
   const renderer = (run: ConfigRun) =>
-    manifestRenderer(run, settings, scoped, openSession, { checkNamespaces: true })
+    manifestRenderer(run, settings, scoped, openSession, {
+      checkNamespaces: true,
+      prepared: preparedOf(run)
+    })
   const uncheckedRenderer = (run: ConfigRun) => manifestRenderer(run, settings, scoped, openSession)
   // Plain apply and destroy render oras manifests with their delegate's default namespace, as
   // Tazuna's delegate managers do (docs/compatibility.md#oras-default-namespace).
@@ -163,7 +175,7 @@ export function createEngine(settings: EngineSettings, given: EnginePorts): Engi
   const skipCheck = (run: ConfigRun) => {
     const { records } = ports
     if (records === undefined || settings.renderAll === true) return undefined
-    return recordCheck(run, settings, scoped, openSession, records)
+    return recordCheck(run, settings, scoped, openSession, records, preparedOf(run))
   }
   const diffRenders = new WeakMap<ConfigRun, (m: Manifest) => Promise<DesiredState>>()
   const sharedRenderer = (run: ConfigRun) => {

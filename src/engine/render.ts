@@ -12,7 +12,12 @@ import { NoKubeconfigError } from '../errors.js'
 import { DEFAULT_KUBE_VERSION } from '../render/helmfile/helm-release.js'
 import type { DesiredState } from '../apply/manifest-unit.js'
 import { selectedByTags } from '../plan/tags.js'
-import type { BuildContext, HelmCapabilities } from '../render/context.js'
+import type {
+  BuildContext,
+  BuildManifestSpec,
+  HelmCapabilities,
+  PreparedHelmfile
+} from '../render/context.js'
 import {
   buildManifest,
   defaultNamespaceOf,
@@ -67,6 +72,8 @@ export interface RendererOptions {
    * (docs/compatibility.md#objects-without-a-namespace).
    */
   checkNamespaces?: boolean
+  /** The run's helmfile requests a record check resolved (BuildContext.preparedHelmfile). */
+  prepared?: ReadonlyMap<string, PreparedHelmfile>
 }
 
 /** Renders a run's manifests to objects and State entries, for diff and apply. */
@@ -77,8 +84,10 @@ export function manifestRenderer(
   openSession: () => Promise<ClusterSession>,
   options: RendererOptions = {}
 ): (m: Manifest) => Promise<DesiredState> {
+  const { prepared } = options
   const base: BuildContext = {
     ...renderContext(run, settings, ports),
+    ...(prepared ? { preparedHelmfile: (m: BuildManifestSpec) => prepared.get(m.name) } : {}),
     orasNamespace: options.orasNamespace ?? 'none',
     ...(options.checkNamespaces === true
       ? {
@@ -140,7 +149,8 @@ export function recordCheck(
   settings: EngineSettings,
   ports: EnginePorts,
   openSession: () => Promise<ClusterSession>,
-  records: RenderRecords
+  records: RenderRecords,
+  prepared?: Map<string, PreparedHelmfile>
 ): RecordCheck {
   const root = path.resolve(run.config.dir)
   const context = renderContext(run, settings, ports)
@@ -152,8 +162,11 @@ export function recordCheck(
     async holds(m, record) {
       const settingsOf = recordedSettings(m, root)
       if (m.type !== 'helmfile') return records.holds(record, root, settingsOf)
-      const releases = await helmfileRequests(m, { ...context, ...(await capabilitiesFor(m)) })
-      return records.holds(record, root, settingsOf, releases)
+      const resolved = await helmfileRequests(m, { ...context, ...(await capabilitiesFor(m)) })
+      const holds = await records.holds(record, root, settingsOf, resolved.requests)
+      // Its render then makes these requests rather than resolve them again (vars from op too).
+      if (!holds) prepared?.set(m.name, resolved)
+      return holds
     },
     // Discovery goes out beside the State read (one session, multiplexed): the check of a
     // helmfile record then waits for no round trip of its own.

@@ -3,7 +3,13 @@
  * Everything that touches the world comes in here (command runner, files, template engine, the
  * environment, the secret sink), so the builders stay testable with real tools and no mocks.
  */
-import type { BuildFiles, CommandRunner, HttpClient, RenderModule } from './ports.js'
+import type {
+  BuildFiles,
+  CommandRunner,
+  HelmReleaseRender,
+  HttpClient,
+  RenderModule
+} from './ports.js'
 import type { TemplateEngine } from '../go/template/engine.js'
 import type { JsonValue } from '../go/yaml.js'
 import type { OrasPullSpec } from './oras/pull.js'
@@ -101,6 +107,21 @@ export interface BuildContext {
    * server's discovery).
    */
   namespaceCheck?: { lookup?: NamespacedLookup }
+  /**
+   * What a render-record check of this run already resolved for a helmfile manifest whose
+   * record did not hold: its render makes these requests instead of resolving vars, template,
+   * values and charts again (docs/renderers.md#helm-records).
+   */
+  preparedHelmfile?: (manifest: BuildManifestSpec) => PreparedHelmfile | undefined
+}
+
+/**
+ * A helmfile manifest's render requests, in release order, and the Secret values met while
+ * resolving them: the render that uses them redacts those values as if it had met them itself.
+ */
+export interface PreparedHelmfile {
+  requests: readonly HelmReleaseRender[]
+  secrets: readonly string[]
 }
 
 /** `manifests[].oras` as building reads it. */

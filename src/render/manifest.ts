@@ -7,7 +7,7 @@
 import path from 'node:path'
 import { ConfigError } from '../errors.js'
 import type { JsonObject } from '../go/yaml.js'
-import type { BuildContext, BuildManifestSpec } from './context.js'
+import type { BuildContext, BuildManifestSpec, PreparedHelmfile } from './context.js'
 import type { HelmReleaseRender } from './ports.js'
 import { buildGenesisSecret } from './genesissecret/genesissecret.js'
 import {
@@ -91,17 +91,24 @@ function renderedSource(
 /**
  * The requests a helmfile manifest's render would make of the render module, in release order,
  * without rendering: vars, hint, the helmfile's template, values files and remote charts are
- * resolved as for a render (docs/renderers.md#skipping-unchanged-renders).
+ * resolved as for a render (docs/renderers.md#skipping-unchanged-renders), and the Secret values
+ * met on the way, so that a render can take them over (BuildContext.preparedHelmfile).
  */
 export async function helmfileRequests(
   manifest: BuildManifestSpec,
   ctx: BuildContext
-): Promise<HelmReleaseRender[]> {
+): Promise<PreparedHelmfile> {
   const renderer = { ...ctx.renderer, helm: () => Promise.resolve('') }
-  const releases = await withRedaction({ ...ctx, renderer }, (run) =>
+  const secrets: string[] = []
+  const registerSecret = (value: string): void => {
+    secrets.push(value)
+    ctx.registerSecret(value)
+  }
+  const { preparedHelmfile: _, ...fresh } = ctx
+  const releases = await withRedaction({ ...fresh, renderer, registerSecret }, (run) =>
     renderHelmfileReleases(manifest, run)
   )
-  return releases.map((r) => r.request)
+  return { requests: releases.map((r) => r.request), secrets }
 }
 
 interface NamespaceCheckInput {

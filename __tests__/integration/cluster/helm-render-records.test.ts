@@ -12,6 +12,7 @@ import { adminKubeconfig, adminSession, uniqueName } from '../../support/cluster
 import { diffBoth, recordAnnotation, syncCounting } from '../../support/counting-engine.js'
 import { renderModuleEnv } from '../../support/render-module.js'
 import { goTemplateEngineFiles } from '../../unit/go/template/go-oracle.js'
+import { fixturesDir } from '../render/harness.js'
 
 let env: Record<string, string | undefined>
 let admin: ReturnType<typeof adminSession>
@@ -238,6 +239,51 @@ describe('render records of helmfile manifests', () => {
       ])
     } finally {
       await unserve()
+    }
+    rmSync(project.dir, { recursive: true })
+  }, 180_000)
+
+  it('resolves a var from op once in a sync whose record does not hold', async () => {
+    const project = writeProject()
+    // The fixture's stand-in for the 1Password CLI, behind a script that notes each call.
+    const standIn = path.join(fixturesDir, 'build-genesissecret-op', 'bin', 'op')
+    const bin = path.join(project.dir, 'bin')
+    const calls = path.join(project.dir, 'op-calls')
+    mkdirSync(bin)
+    writeFileSync(
+      path.join(bin, 'op'),
+      `#!/bin/sh\necho "$*" >> '${calls}'\nexec '${standIn}' "$@"\n`,
+      {
+        mode: 0o755
+      }
+    )
+    const vars = '          level: { from: env, env: RR_LEVEL }'
+    const op = '{ key: label, vault: "Production Vault", item: database, field: password }'
+    writeFileSync(
+      project.file,
+      readFileSync(project.file, 'utf8').replace(
+        vars,
+        `${vars}\n          password: { from: op, op: ${op} }`
+      )
+    )
+    const asked = (): number => readFileSync(calls, 'utf8').split('\n').filter(Boolean).length
+    const originalPath = process.env.PATH
+    process.env.PATH = `${bin}${path.delimiter}${originalPath}`
+    try {
+      expect((await sync(project.file)).sort()).toEqual(['helm:api', 'helm:web'])
+      expect(asked()).toBe(1)
+      // The record holds: the check alone resolves the vars.
+      expect(await sync(project.file)).toEqual([])
+      expect(asked()).toBe(2)
+      // It does not: the render makes the requests the check resolved.
+      writeFileSync(path.join(project.dir, 'helm', 'values', 'api.yaml'), 'namespaceToo: true\n')
+      expect((await sync(project.file)).sort()).toEqual(['helm:api', 'helm:web'])
+      expect(asked()).toBe(3)
+      const both = await diffRendered(project.file)
+      expect(both.renders).toEqual([])
+      expect(both.diffs).toEqual(both.expected)
+    } finally {
+      process.env.PATH = originalPath
     }
     rmSync(project.dir, { recursive: true })
   }, 180_000)

@@ -4,7 +4,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
-import { buildManifest, renderManifestText } from '../../../src/render/manifest.js'
+import {
+  buildManifest,
+  helmfileRequests,
+  renderManifestText
+} from '../../../src/render/manifest.js'
 import type { BuildManifestSpec } from '../../../src/render/context.js'
 import { fixturesDir, loadFixture } from './harness.js'
 
@@ -112,6 +116,43 @@ describe('helmfile var from op', () => {
       /^manifest orders: release orders: execution error at \(failing\/templates\/fail\.yaml:1:4\): refusing password \*\*\*$/
     )
     expect(error.message).toContain('refusing password ***')
+    expectNoSecrets(`${error.message}\n${error.stack ?? ''}`, [password])
+  })
+
+  // A render-record check resolves the requests first; a render after it takes them over.
+  const noCommands = {
+    run: () => Promise.reject(new Error('a command ran: the vars were resolved again'))
+  }
+
+  it('renders the requests a record check resolved without resolving them again', async () => {
+    const f = loadFixture('build-genesissecret-op', { configDir: fixture })
+    const prepared = await helmfileRequests(manifest('./chart'), f.ctx)
+    expect(prepared.secrets).toEqual([password])
+    expect(f.registered).toEqual([password])
+    const fresh = await buildManifest(manifest('./chart'), f.ctx)
+    const built = await buildManifest(manifest('./chart'), {
+      ...f.ctx,
+      runner: noCommands,
+      preparedHelmfile: () => prepared
+    })
+    expect(built.objects).toEqual(fresh.objects)
+    expect([...built.entries]).toEqual([...fresh.entries])
+  })
+
+  it('redacts what the check met from a Helm failure of the render after it', async () => {
+    const f = loadFixture('build-genesissecret-op', { configDir: fixture })
+    const prepared = await helmfileRequests(manifest('./failing-chart'), f.ctx)
+    const error = await failure(
+      buildManifest(manifest('./failing-chart'), {
+        ...f.ctx,
+        runner: noCommands,
+        registerSecret: () => undefined,
+        preparedHelmfile: () => prepared
+      })
+    )
+    expect(error.message).toMatch(
+      /^manifest orders: release orders: execution error at \(failing\/templates\/fail\.yaml:1:4\): refusing password \*\*\*$/
+    )
     expectNoSecrets(`${error.message}\n${error.stack ?? ''}`, [password])
   })
 })

@@ -60,6 +60,15 @@ export async function renderHelmfileReleases(
   manifest: BuildManifestSpec,
   run: BuildRun
 ): Promise<RenderedRelease[]> {
+  const prepared = run.preparedHelmfile?.(manifest)
+  if (prepared !== undefined) {
+    for (const secret of prepared.secrets) run.registerSecret(secret)
+    return mapInOrder(prepared.requests, RELEASE_CONCURRENCY, async (request, index) => ({
+      release: { name: request.name, namespace: request.namespace },
+      text: await renderRequest(manifest, run, request, index),
+      request
+    }))
+  }
   const where = `manifest ${manifest.name}`
   const manifestPath = path.resolve(run.configDir, manifest.path)
   const vars = await helmfileVars(manifest, manifestPath, run, where)
@@ -178,16 +187,27 @@ async function renderRelease(
     kubeVersion: capabilities.kubeVersion,
     apiVersions: capabilities.apiVersions
   }
-  let output: string
+  return { text: await renderRequest(manifest, run, request, job.index), request }
+}
+
+/** One release's render: its output trimmed, or its Go error as the manifest's ToolError. */
+async function renderRequest(
+  manifest: BuildManifestSpec,
+  run: BuildRun,
+  request: HelmReleaseRender,
+  index: number
+): Promise<string> {
   try {
-    output = await run.renderer.helm(request)
+    return (await run.renderer.helm(request)).trim()
   } catch (error) {
     if (error instanceof RenderModuleError) {
-      throw new ToolError(`${where}: ${run.redact(error.message)}`)
+      const release = request.name || `#${index}`
+      throw new ToolError(
+        `manifest ${manifest.name}: release ${release}: ${run.redact(error.message)}`
+      )
     }
     throw error
   }
-  return { text: output.trim(), request }
 }
 
 /** The values sources as texts, in merge order (files read through the confined file port). */
