@@ -54,6 +54,8 @@ export async function runMergeFlow(
   }
   const names = (checked.plan?.layers ?? []).flat()
   const log = new ManifestLog(runner, names, (text) => engine.redact(text))
+  // The configuration is checked: the cluster session opens while GitHub answers the lookup.
+  engine.connect()
   const lookup = review === undefined ? undefined : await review.lookup()
   const gated = review && lookup && gateOf(review.mode, lookup, runner)
   const reportRefusal = async (error: unknown): Promise<never> => {

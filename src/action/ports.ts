@@ -25,6 +25,7 @@ export type FlowEngine = Pick<
   | 'liveObjects'
   | 'listState'
   | 'apply'
+  | 'connect'
   | 'redact'
   | 'renderers'
 >

@@ -72,6 +72,8 @@ export const applyCommand: CliCommand = {
       String(options['lock-timeout'] ?? '10m')
     )
     const run = await engine.loadForApply(switches)
+    // The configuration is checked: the session opens while git answers.
+    engine.connect()
     const lock = options['no-lock'] === true ? undefined : { holder: lockHolder, waitSeconds }
     const head = await gitCommitOf(run.config.dir)
     const reviewed =

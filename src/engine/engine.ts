@@ -110,6 +110,14 @@ export interface Engine {
   redact(text: string): string
   /** What rendered this run's kustomize and helmfile manifests; undefined while none rendered. */
   renderers(): RendererVersions | undefined
+  /**
+   * Starts opening the cluster session (loading the cluster client, reading the kubeconfig,
+   * connecting) while the caller does other work, such as `git rev-parse` or the review gate's
+   * lookup; sends no request. Only for a run whose configuration is checked: one that stops at
+   * a config problem opens no connection. A failure is reported by the call that uses the
+   * session (docs/ARCHITECTURE.md#connecting-ahead).
+   */
+  connect(): void
   /** Releases the cluster session, if one was opened. */
   close(): void
 }
@@ -307,6 +315,10 @@ export function createEngine(settings: EngineSettings, given: EnginePorts): Engi
       }),
     redact: (text) => secrets.redact(text),
     renderers: () => ports.renderer.loaded(),
+    connect: () =>
+      void openSession()
+        .then((s) => s.connect?.())
+        .catch(() => undefined),
     // A session that failed to open has nothing to close (its error went to the caller).
     close: () => void session?.then((s) => s.close()).catch(() => undefined)
   }

@@ -35,6 +35,12 @@ export interface ClusterSession {
   context: string
   /** Where the kubeconfig came from and which context is used (for log lines). */
   describe: string
+  /**
+   * Connects to the API server without sending a request, so that the first request does not
+   * wait for the handshakes; never rejects (a failure is the first request's to report).
+   * Absent: nothing to connect (a State snapshot).
+   */
+  connect?(): Promise<void>
   /** Closes idle connections. */
   close(): void
 }

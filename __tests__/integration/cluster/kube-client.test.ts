@@ -4,6 +4,7 @@
 // connections, client certificates, no credentials in messages.
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import http from 'node:http'
+import http2 from 'node:http2'
 import https from 'node:https'
 import type { AddressInfo } from 'node:net'
 import os from 'node:os'
@@ -411,6 +412,91 @@ describe('KubeClient over TLS to the test API server', () => {
     }
     expect(created.connects).toBe(1)
     expect(created.contexts).toBe(1)
+  })
+})
+
+describe('KubeClient.connect', () => {
+  // Engine.connect opens the session while the CLI waits for git or the action for GitHub: the
+  // handshakes are done before the first request, and nothing is asked of the server early.
+  it('opens the verified HTTP/2 connection without a request; the first request uses it', async () => {
+    const serverTls = selfSignedCertificate()
+    const seen = { sessions: 0, streams: [] as string[] }
+    const server = http2.createSecureServer(serverTls, (req, res) => {
+      seen.streams.push(`${req.method} ${req.url}`)
+      res.writeHead(200, { 'Content-Type': 'application/json' })
+      res.end('{}')
+    })
+    server.on('session', () => seen.sessions++)
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`
+    const file = kubeconfigFile(url, {
+      cluster: {
+        server: url,
+        'certificate-authority-data': Buffer.from(serverTls.cert).toString('base64')
+      }
+    })
+    const { connect } = tls
+    let connects = 0
+    tls.connect = ((...args: Parameters<typeof connect>) => (
+      connects++,
+      connect(...args)
+    )) as typeof connect
+    const client = new KubeClient(loadKubeConfig({ env: { KUBECONFIG: file } }))
+    try {
+      await client.connect()
+      expect(connects).toBe(1)
+      expect(seen.streams).toEqual([])
+      expect((await client.request({ method: 'GET', path: '/api' }, 'probe')).status).toBe(200)
+      expect(connects).toBe(1)
+      expect(seen).toEqual({ sessions: 1, streams: ['GET /api'] })
+    } finally {
+      tls.connect = connect
+      client.close()
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+    }
+  })
+
+  it('opens nothing once the client is closed, so the process can exit', async () => {
+    const { connect } = tls
+    let connects = 0
+    tls.connect = ((...args: Parameters<typeof connect>) => (
+      connects++,
+      connect(...args)
+    )) as typeof connect
+    try {
+      const client = new KubeClient(
+        loadKubeConfig({ env: { KUBECONFIG: kubeconfigFile('https://127.0.0.1:9') } })
+      )
+      const connecting = client.connect()
+      client.close()
+      await connecting
+      expect(connects).toBe(0)
+    } finally {
+      tls.connect = connect
+    }
+  })
+
+  it('leaves a failure to the first request, which reports it as without connect', async () => {
+    const server = http.createServer()
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const port = (server.address() as AddressInfo).port
+    await new Promise<void>((resolve) => server.close(() => resolve()))
+    const url = `https://127.0.0.1:${port}`
+    const retry = { budgetMs: 0 }
+    const loaded = () => loadKubeConfig({ env: { KUBECONFIG: kubeconfigFile(url) } })
+    const failure = (client: KubeClient) =>
+      client.request({ method: 'GET', path: '/api' }, 'probe').then(
+        () => 'answered',
+        (e: unknown) => (e as Error).message
+      )
+    const connected = new KubeClient(loaded(), { retry })
+    await expect(connected.connect()).resolves.toBeUndefined()
+    const withConnect = await failure(connected)
+    const without = await failure(new KubeClient(loaded(), { retry }))
+    expect(withConnect).toMatch(
+      /^probe: the Kubernetes API server at https:\/\/127\.0\.0\.1:\d+ is unreachable \(ECONNREFUSED\)/
+    )
+    expect(withConnect).toBe(without)
   })
 })
 

@@ -101,6 +101,7 @@ export function fakeEngine(options: {
       if (reviewGate !== undefined) await reviewGate(options.gateDiff ?? [])
       return options.apply?.(log) ?? { layers: [] }
     },
+    connect: () => void calls.push('connect'),
     redact,
     // The render module is not loaded by these fakes (flows report no renderers then).
     renderers: () => undefined

@@ -238,7 +238,7 @@ describe('the merge flow', () => {
     await expect(flow).rejects.toThrow(
       'layer 1 apply failed: manifest "web": failed to apply resource apps/v1/Deployment/demo/web'
     )
-    expect(engine.calls).toEqual(['check', 'apply cafe sync'])
+    expect(engine.calls).toEqual(['check', 'connect', 'apply cafe sync'])
     expect(runner.groups).toEqual([
       {
         title: 'layer 1 · ns: applied (1 added, 20 ms)',

@@ -66,7 +66,7 @@ describe('the merge run with input state-snapshot', () => {
         snapshot: publishing
       }
     )
-    expect(engine.calls).toEqual(['check', 'apply merge000 sync', 'listState'])
+    expect(engine.calls).toEqual(['check', 'connect', 'apply merge000 sync', 'listState'])
     expect(published).toHaveLength(1)
     const [{ ref, text, message }] = published as [(typeof published)[0]]
     expect(ref).toBe('refs/tazuna-state/production')

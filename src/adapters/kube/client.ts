@@ -49,6 +49,8 @@ export class KubeClient {
   /** Exec plugins and auth providers (token files, OIDC) can rotate credentials mid-run. */
   private readonly perRequestAuth: boolean
   private sessionOptions: Promise<https.RequestOptions> | undefined
+  /** close() was called: connect() opens nothing more. */
+  private closed = false
 
   constructor(
     loaded: LoadedKubeConfig,
@@ -263,8 +265,29 @@ export class KubeClient {
     return this.agent.agent
   }
 
+  /**
+   * Opens the HTTP/2 connection (TCP and TLS) before the first request needs it, sending no
+   * request; without h2 (a proxy, plain http, a server that picks HTTP/1.1) there is nothing to
+   * open ahead. A failure is left to the first request, which retries or reports it as it would
+   * have (Engine.connect, docs/ARCHITECTURE.md#connecting-ahead).
+   */
+  async connect(): Promise<void> {
+    const url = new URL(this.server + '/')
+    if (url.protocol !== 'https:' || this.kc.getCurrentCluster()?.proxyUrl) return
+    try {
+      const options = await this.httpsOptions()
+      // Closed meanwhile (the run ended before it needed the cluster): a session opened now
+      // would hold the process open.
+      if (this.closed) return
+      await this.h2SessionFor(options, url)
+    } catch {
+      // The first request meets the same failure and says what it was.
+    }
+  }
+
   /** Closes idle keep-alive connections and the HTTP/2 session so the process can exit promptly. */
   close(): void {
+    this.closed = true
     this.agent?.agent.destroy()
     this.agent = undefined
     void this.h2?.session.then((s) => s?.destroy()).catch(() => undefined)

@@ -23,6 +23,8 @@ export interface KubeSession {
   context: string
   /** Where the kubeconfig came from and which context is used (for log lines). */
   describe: string
+  /** Opens the connection ahead of the first request (KubeClient.connect). */
+  connect(): Promise<void>
   /** Closes idle connections. */
   close(): void
 }
@@ -64,6 +66,7 @@ export function openKubeSession(options: KubeSessionOptions = {}): KubeSession {
     }),
     context: loaded.context,
     describe: `context "${loaded.context}" (${loaded.server}) from ${loaded.source}`,
+    connect: () => client.connect(),
     close: () => client.close()
   }
 }
