@@ -63,11 +63,18 @@ export async function renderHelmfileReleases(
   const prepared = run.preparedHelmfile?.(manifest)
   if (prepared !== undefined) {
     for (const secret of prepared.secrets) run.registerSecret(secret)
-    return mapInOrder(prepared.requests, RELEASE_CONCURRENCY, async (request, index) => ({
-      release: { name: request.name, namespace: request.namespace },
-      text: await renderRequest(manifest, run, request, index),
-      request
-    }))
+    // The check resolved them with the capabilities of the run's start, and an earlier layer may
+    // have added a CRD since (docs/compatibility.md#crd-establishment): they render with the
+    // capabilities this render is given, as a render without a check does.
+    const capabilities = selectCapabilities(manifest.helmfile?.kubeVersion, run.capabilities)
+    return mapInOrder(prepared.requests, RELEASE_CONCURRENCY, async (resolved, index) => {
+      const request = { ...resolved, ...capabilities }
+      return {
+        release: { name: request.name, namespace: request.namespace },
+        text: await renderRequest(manifest, run, request, index),
+        request
+      }
+    })
   }
   const where = `manifest ${manifest.name}`
   const manifestPath = path.resolve(run.configDir, manifest.path)
