@@ -416,6 +416,22 @@ describe('KubeClient over TLS to the test API server', () => {
 })
 
 describe('KubeClient.connect', () => {
+  /** Counts the client's TLS connections until restore(). */
+  function countTlsConnects(): { readonly count: number; restore(): void } {
+    const { connect } = tls
+    let count = 0
+    tls.connect = ((...args: Parameters<typeof connect>) => (
+      count++,
+      connect(...args)
+    )) as typeof connect
+    return {
+      get count() {
+        return count
+      },
+      restore: () => void (tls.connect = connect)
+    }
+  }
+
   // Engine.connect opens the session while the CLI waits for git or the action for GitHub: the
   // handshakes are done before the first request, and nothing is asked of the server early.
   it('opens the verified HTTP/2 connection without a request; the first request uses it', async () => {
@@ -435,34 +451,24 @@ describe('KubeClient.connect', () => {
         'certificate-authority-data': Buffer.from(serverTls.cert).toString('base64')
       }
     })
-    const { connect } = tls
-    let connects = 0
-    tls.connect = ((...args: Parameters<typeof connect>) => (
-      connects++,
-      connect(...args)
-    )) as typeof connect
+    const tlsConnects = countTlsConnects()
     const client = new KubeClient(loadKubeConfig({ env: { KUBECONFIG: file } }))
     try {
       await client.connect()
-      expect(connects).toBe(1)
+      expect(tlsConnects.count).toBe(1)
       expect(seen.streams).toEqual([])
       expect((await client.request({ method: 'GET', path: '/api' }, 'probe')).status).toBe(200)
-      expect(connects).toBe(1)
+      expect(tlsConnects.count).toBe(1)
       expect(seen).toEqual({ sessions: 1, streams: ['GET /api'] })
     } finally {
-      tls.connect = connect
+      tlsConnects.restore()
       client.close()
       await new Promise<void>((resolve) => server.close(() => resolve()))
     }
   })
 
   it('opens nothing once the client is closed, so the process can exit', async () => {
-    const { connect } = tls
-    let connects = 0
-    tls.connect = ((...args: Parameters<typeof connect>) => (
-      connects++,
-      connect(...args)
-    )) as typeof connect
+    const tlsConnects = countTlsConnects()
     try {
       const client = new KubeClient(
         loadKubeConfig({ env: { KUBECONFIG: kubeconfigFile('https://127.0.0.1:9') } })
@@ -470,9 +476,9 @@ describe('KubeClient.connect', () => {
       const connecting = client.connect()
       client.close()
       await connecting
-      expect(connects).toBe(0)
+      expect(tlsConnects.count).toBe(0)
     } finally {
-      tls.connect = connect
+      tlsConnects.restore()
     }
   })
 
