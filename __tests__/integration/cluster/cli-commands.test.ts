@@ -163,6 +163,23 @@ describe('apply, state diff and state list on a kustomize project', () => {
   })
 })
 
+describe('apply without cluster access', () => {
+  // The session opens while `git rev-parse` runs (engine.connect, docs/ARCHITECTURE.md#connecting-ahead);
+  // its failure is still reported once, by apply, as the run's error.
+  it('reports the kubeconfig problem with its guidance and exits 1', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'cli-no-access-'))
+    const file = writeProject(dir, uniqueName('noaccess'), uniqueName('ns'), {})
+    const missing = path.join(dir, 'no-such-kubeconfig')
+    const out = await cli(['apply', '--sync'], file, { KUBECONFIG: missing })
+    expect(out.code).toBe(1)
+    expect(out.stderr).toBe(
+      `error: KUBECONFIG names no existing file (${missing}). Set up cluster access before ` +
+        'this step (for example azure/k8s-set-context, `aws eks update-kubeconfig`, ' +
+        'google-github-actions/get-gke-credentials) or point KUBECONFIG at a kubeconfig file.\n'
+    )
+  })
+})
+
 describe('a configuration problem', () => {
   it('means zero connections to the API server', async () => {
     let connections = 0
