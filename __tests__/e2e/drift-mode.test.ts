@@ -17,11 +17,11 @@ import { buildFreshDist, runAction, type ActionResult, gatedTokens } from './har
 
 let dist: string
 let emulator: GitHubEmulator
-let admin: ReturnType<typeof adminSession>
+let admin: Awaited<ReturnType<typeof adminSession>>
 
 beforeAll(async () => {
   dist = buildFreshDist()
-  admin = adminSession()
+  admin = await adminSession()
   emulator = await GitHubEmulator.start({ tokens: gatedTokens })
 }, 300_000)
 afterAll(async () => {

@@ -24,7 +24,7 @@ beforeAll(async () => {
   emulator = await GitHubEmulator.start({
     tokens: botToken
   })
-  admin = adminSession()
+  admin = await adminSession()
 }, 300_000)
 afterAll(async () => {
   admin?.close()

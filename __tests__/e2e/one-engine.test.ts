@@ -114,7 +114,7 @@ function api() {
 
 /** Creates a Lease as another holder would (through our Lease adapter, as a run does). */
 async function plantLease(name: string, lease: LeaseWrite): Promise<void> {
-  const session = openKubeSession({ env: { KUBECONFIG: admin() } })
+  const session = await openKubeSession({ env: { KUBECONFIG: admin() } })
   try {
     expect(await session.leases.create(name, lease)).not.toBe('conflict')
   } finally {

@@ -27,13 +27,13 @@ export function adminKubeconfig(): string {
 }
 
 /** A session as the cluster admin (system:masters). */
-export function adminSession(): KubeSession {
-  return openKubeSession({ env: { KUBECONFIG: adminKubeconfig() } })
+export async function adminSession(): Promise<KubeSession> {
+  return await openKubeSession({ env: { KUBECONFIG: adminKubeconfig() } })
 }
 
 /** A session as the read-only reader (discovery + read ConfigMaps in `tazuna`). */
-export function readerSession(): KubeSession {
-  return openKubeSession({
+export async function readerSession(): Promise<KubeSession> {
+  return await openKubeSession({
     env: { KUBECONFIG: kubeconfigFromEnv('TAZUNA_TEST_READER_KUBECONFIG') }
   })
 }

@@ -92,7 +92,7 @@ export function processEnginePorts(options: ProcessPortsOptions): EnginePorts {
       // Loaded here, not at the top: @kubernetes/client-node is most of the bundle, and check
       // mode and build never need it (ncc emits it as a chunk of its own, see scripts/bundle.sh).
       const { openKubeSession } = await import('./kube/session.js')
-      const session = openKubeSession({
+      const session = await openKubeSession({
         env: sessionEnv,
         ...(options.signal ? { signal: options.signal } : {})
       })

@@ -29,7 +29,7 @@ const isStateRead = (r: { method: string; path: string }): boolean =>
   r.method === 'GET' && r.path.startsWith('/api/v1/namespaces/tazuna/configmaps/tazuna-state-')
 
 beforeAll(async () => {
-  admin = adminSession()
+  admin = await adminSession()
   const clusterDir = process.env.TAZUNA_TEST_CLUSTER_DIR ?? ''
   proxy = await startFaultProxy({
     upstream: admin.client.server,

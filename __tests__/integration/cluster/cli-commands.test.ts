@@ -59,9 +59,9 @@ function writeProject(
   return file
 }
 
-let admin: ReturnType<typeof adminSession>
-beforeAll(() => {
-  admin = adminSession()
+let admin: Awaited<ReturnType<typeof adminSession>>
+beforeAll(async () => {
+  admin = await adminSession()
 })
 afterAll(() => admin.close())
 

@@ -24,8 +24,8 @@ import {
 import { commitAll, commitNext, git } from '../../support/git-repo.js'
 
 let admin: KubeSession
-beforeAll(() => {
-  admin = adminSession()
+beforeAll(async () => {
+  admin = await adminSession()
 })
 afterAll(() => admin.close())
 

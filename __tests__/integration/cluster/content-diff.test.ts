@@ -251,7 +251,7 @@ describe('content diffs from the live objects', () => {
     writeFileSync(webFile, original.replace('replicas: 2', 'replicas: 3'))
     commitNext(repo.dir, 'head')
 
-    const session = adminSession()
+    const session = await adminSession()
     const deploymentRef = {
       apiVersion: 'apps/v1',
       kind: 'Deployment',

@@ -10,9 +10,9 @@ import { destroyCommand, parseGoBool } from '../../../src/cli/destroy-command.js
 import { adminSession, configMap, namespace, uniqueName } from '../../support/cluster.js'
 import { runCommand, writeProject, type RunOptions } from '../../support/cli-project.js'
 
-let admin: ReturnType<typeof adminSession>
-beforeAll(() => {
-  admin = adminSession()
+let admin: Awaited<ReturnType<typeof adminSession>>
+beforeAll(async () => {
+  admin = await adminSession()
 })
 afterAll(() => admin.close())
 

@@ -13,9 +13,9 @@ import type { JsonObject } from '../../../src/go/yaml.js'
 import { adminSession, configMap, namespace, uniqueName } from '../../support/cluster.js'
 import { deployment, patchAs, runCommand, writeProject } from '../../support/cli-project.js'
 
-let admin: ReturnType<typeof adminSession>
-beforeAll(() => {
-  admin = adminSession()
+let admin: Awaited<ReturnType<typeof adminSession>>
+beforeAll(async () => {
+  admin = await adminSession()
 })
 afterAll(() => admin.close())
 

@@ -45,7 +45,7 @@ beforeAll(async () => {
     upstream: cluster.server,
     certDir: path.join(cluster.workDir, 'certs')
   })
-  direct = openKubeSession({ env: { KUBECONFIG: cluster.adminKubeconfig } })
+  direct = await openKubeSession({ env: { KUBECONFIG: cluster.adminKubeconfig } })
 }, 240_000)
 
 afterAll(async () => {
@@ -62,7 +62,10 @@ const FAST: Partial<RetryPolicy> = {
   requestTimeoutMs: 2000
 }
 
-function sessionVia(kind: 'direct' | 'proxy', retry: Partial<RetryPolicy> = FAST): KubeSession {
+async function sessionVia(
+  kind: 'direct' | 'proxy',
+  retry: Partial<RetryPolicy> = FAST
+): Promise<KubeSession> {
   const kubeconfig =
     kind === 'direct'
       ? cluster.adminKubeconfig
@@ -70,7 +73,7 @@ function sessionVia(kind: 'direct' | 'proxy', retry: Partial<RetryPolicy> = FAST
           cluster.adminKubeconfig,
           path.join(mkdtempSync(path.join(os.tmpdir(), 'tazuna-fault-')), 'kubeconfig')
         )
-  return openKubeSession({ env: { KUBECONFIG: kubeconfig }, retry })
+  return await openKubeSession({ env: { KUBECONFIG: kubeconfig }, retry })
 }
 
 /** Three manifests in three layers (b depends on a, c on b), each a few ConfigMaps. */
@@ -135,7 +138,7 @@ async function assertStateMatchesServer(s: ReturnType<typeof scenario>): Promise
 
 /** A re-run succeeds, the next one changes nothing, and State equals a clean run's. */
 async function assertConverges(s: ReturnType<typeof scenario>): Promise<void> {
-  const session = sessionVia('direct')
+  const session = await sessionVia('direct')
   try {
     expect(await applyRun(session, s)).toMatchObject({ ok: true })
     const again = await applyRun(session, s)
@@ -172,7 +175,7 @@ const nameOf = (o: JsonObject): string => String((o.metadata as { name?: unknown
 describe('kube-apiserver killed in the middle of a layer', () => {
   it('fails naming manifest, object and server when it stays down past the retry budget; State holds only applied objects; a re-run converges', async () => {
     const s = scenario()
-    const session = sessionVia('direct')
+    const session = await sessionVia('direct')
     let killed = false
     const hooked = withHook(session, (o) => {
       if (!killed && nameOf(o) === 'b3') {
@@ -206,7 +209,7 @@ describe('kube-apiserver killed in the middle of a layer', () => {
 
   it('retries through a restart that completes within the retry budget, and the run succeeds', async () => {
     const s = scenario()
-    const session = sessionVia('direct', { ...FAST, budgetMs: 120_000, maxDelayMs: 1000 })
+    const session = await sessionVia('direct', { ...FAST, budgetMs: 120_000, maxDelayMs: 1000 })
     let restarted: Promise<void> | undefined
     const hooked = withHook(session, (o) => {
       if (restarted === undefined && nameOf(o) === 'b3') {
@@ -229,7 +232,7 @@ describe('kube-apiserver killed in the middle of a layer', () => {
 describe('a proxy that resets connections and answers 429/503 with Retry-After', () => {
   it('retries reads and server-side apply PATCHes through every fault kind, and the run succeeds', async () => {
     const s = scenario()
-    const session = sessionVia('proxy')
+    const session = await sessionVia('proxy')
     const start = proxy.requests.length
     const kinds = ['reset', 'reset-after-forward', '429', '503'] as const
     let faulted = 0
@@ -270,7 +273,7 @@ describe('a proxy that resets connections and answers 429/503 with Retry-After',
 
   it('does not repeat a State create whose connection was reset after the server acted; fails clearly; a re-run converges', async () => {
     const s = scenario()
-    const session = sessionVia('proxy')
+    const session = await sessionVia('proxy')
     const start = proxy.requests.length
     let dropped = false
     proxy.setRule((req) => {
@@ -304,7 +307,7 @@ describe('a proxy that resets connections and answers 429/503 with Retry-After',
 
   it('repeats a create the server refused with 429 or 503 + Retry-After, and the run succeeds', async () => {
     const s = scenario()
-    const session = sessionVia('proxy')
+    const session = await sessionVia('proxy')
     const start = proxy.requests.length
     let refused = 0
     proxy.setRule((req) => {
@@ -334,7 +337,7 @@ describe('a proxy that resets connections and answers 429/503 with Retry-After',
 
   it('returns a 503 without Retry-After on a create without repeating it, and the run fails naming the manifest', async () => {
     const s = scenario()
-    const session = sessionVia('proxy')
+    const session = await sessionVia('proxy')
     const start = proxy.requests.length
     proxy.setRule((req) =>
       req.method === 'POST' && /\/configmaps(\?|$)/.test(req.path)
@@ -365,7 +368,7 @@ describe('a proxy that resets connections and answers 429/503 with Retry-After',
 describe('a hung (SIGSTOP) kube-apiserver', () => {
   it('ends the run within a bounded time with a request-timeout error; nothing is recorded; a re-run converges', async () => {
     const s = scenario()
-    const session = sessionVia('direct', { ...FAST, budgetMs: 1000, requestTimeoutMs: 1500 })
+    const session = await sessionVia('direct', { ...FAST, budgetMs: 1000, requestTimeoutMs: 1500 })
     let report: ApplyReport
     const started = Date.now()
     process.kill(cluster.apiserver.pid, 'SIGSTOP')

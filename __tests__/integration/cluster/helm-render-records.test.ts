@@ -15,8 +15,8 @@ import { goTemplateEngineFiles } from '../../unit/go/template/go-oracle.js'
 import { fixturesDir } from '../render/harness.js'
 
 let env: Record<string, string | undefined>
-let admin: ReturnType<typeof adminSession>
-beforeAll(() => {
+let admin: Awaited<ReturnType<typeof adminSession>>
+beforeAll(async () => {
   env = {
     ...process.env,
     KUBECONFIG: adminKubeconfig(),
@@ -24,7 +24,7 @@ beforeAll(() => {
     RR_LEVEL: 'info',
     ...renderModuleEnv()
   }
-  admin = adminSession()
+  admin = await adminSession()
 }, 300_000)
 afterAll(() => admin.close())
 

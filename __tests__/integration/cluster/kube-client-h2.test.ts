@@ -63,7 +63,7 @@ async function h2Server(behaviour: Behaviour): Promise<H2Server> {
   return h2
 }
 
-function clientFor(server: H2Server): KubeClient {
+async function clientFor(server: H2Server): Promise<KubeClient> {
   const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'kube-h2-')), 'config')
   const ca = Buffer.from(certificate.cert).toString('base64')
   writeFileSync(
@@ -78,7 +78,7 @@ function clientFor(server: H2Server): KubeClient {
     }),
     { mode: 0o600 }
   )
-  return new KubeClient(loadKubeConfig({ env: { KUBECONFIG: file } }), {
+  return new KubeClient(await loadKubeConfig({ env: { KUBECONFIG: file } }), {
     retry: { budgetMs: 3000, initialDelayMs: 10, maxDelayMs: 50 }
   })
 }
@@ -90,7 +90,7 @@ describe('KubeClient over HTTP/2', () => {
       stream.on('data', (c: Buffer) => (body += c.toString()))
       stream.on('end', () => answer(stream, 201))
     })
-    const client = clientFor(server)
+    const client = await clientFor(server)
     const res = await client.request(
       {
         method: 'POST',
@@ -117,7 +117,7 @@ describe('KubeClient over HTTP/2', () => {
     const server = await h2Server((n, stream) =>
       n === 1 ? stream.close(http2.constants.NGHTTP2_REFUSED_STREAM) : answer(stream, 201)
     )
-    const client = clientFor(server)
+    const client = await clientFor(server)
     const res = await client.request({ method: 'POST', path: '/api/x', body: {} }, 'create x')
     client.close()
     expect(res.status).toBe(201)
@@ -128,7 +128,7 @@ describe('KubeClient over HTTP/2', () => {
     const server = await h2Server((_, stream) =>
       stream.close(http2.constants.NGHTTP2_INTERNAL_ERROR)
     )
-    const client = clientFor(server)
+    const client = await clientFor(server)
     const error = (await client
       .request({ method: 'POST', path: '/api/x', body: {} }, 'create ConfigMap a/x')
       .catch((e: unknown) => e)) as Error
@@ -145,7 +145,7 @@ describe('KubeClient over HTTP/2', () => {
     const server = await h2Server((n, stream) =>
       n === 1 ? stream.close(http2.constants.NGHTTP2_INTERNAL_ERROR) : answer(stream)
     )
-    const client = clientFor(server)
+    const client = await clientFor(server)
     const res = await client.request({ method: 'PATCH', path: '/api/x', body: {} }, 'apply x')
     client.close()
     expect(res.status).toBe(200)
@@ -165,7 +165,7 @@ describe('KubeClient over HTTP/2', () => {
       stream.respond({ ':status': 200, 'content-type': 'text/plain' })
       stream.end(body)
     })
-    const client = clientFor(server)
+    const client = await clientFor(server)
     await client.request({ method: 'GET', path: '/api' }, 'probe')
     const res = await client.request({ method: 'GET', path: '/api' }, 'probe')
     client.close()
@@ -180,7 +180,7 @@ describe('KubeClient over HTTP/2', () => {
       answer(stream)
       if (n === 1) stream.on('close', () => session.goaway(http2.constants.NGHTTP2_NO_ERROR))
     })
-    const client = clientFor(server)
+    const client = await clientFor(server)
     const first = await client.request({ method: 'GET', path: '/api' }, 'probe')
     // The GOAWAY arrives after the first answer; the second request finds the session ended
     // (or ending) and goes on a new one.

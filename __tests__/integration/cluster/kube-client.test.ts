@@ -137,53 +137,51 @@ async function resettingServer(
   return { url: await listening(server), requests: () => requests }
 }
 
-function clientFor(server: string, budgetMs = 5000): KubeClient {
-  const loaded = loadKubeConfig({ env: { KUBECONFIG: kubeconfigFile(server) } })
+async function clientFor(server: string, budgetMs = 5000): Promise<KubeClient> {
+  const loaded = await loadKubeConfig({ env: { KUBECONFIG: kubeconfigFile(server) } })
   return new KubeClient(loaded, {
     retry: { budgetMs, initialDelayMs: 20, maxDelayMs: 100, requestTimeoutMs: 2000 }
   })
 }
 
 describe('loadKubeConfig', () => {
-  it('fails with guidance when there is no kubeconfig at all', () => {
+  it('fails with guidance when there is no kubeconfig at all', async () => {
     const home = tempDir()
-    expect(() => loadKubeConfig({ env: {}, homeDir: home })).toThrow(
+    await expect(loadKubeConfig({ env: {}, homeDir: home })).rejects.toThrow(
       `no kubeconfig found: KUBECONFIG is not set and ${home}/.kube/config does not exist. Set up cluster access`
     )
   })
 
-  it('fails when KUBECONFIG names only missing files', () => {
-    expect(() => loadKubeConfig({ env: { KUBECONFIG: '/nope/a:/nope/b' } })).toThrow(
+  it('fails when KUBECONFIG names only missing files', async () => {
+    await expect(loadKubeConfig({ env: { KUBECONFIG: '/nope/a:/nope/b' } })).rejects.toThrow(
       'KUBECONFIG names no existing file (/nope/a, /nope/b).'
     )
   })
 
-  it('fails when the current context is not set', () => {
+  it('fails when the current context is not set', async () => {
     const file = kubeconfigFile('https://127.0.0.1:1', { currentContext: '' })
-    expect(() => loadKubeConfig({ env: { KUBECONFIG: file } })).toThrow(
+    await expect(loadKubeConfig({ env: { KUBECONFIG: file } })).rejects.toThrow(
       `kubeconfig ${file} has no current-context`
     )
   })
 
-  it('does not quote file content (a token) when the file is not valid YAML', () => {
+  it('does not quote file content (a token) when the file is not valid YAML', async () => {
     const file = path.join(tempDir(), 'config')
     writeFileSync(file, `users: [ {token: ${TOKEN}\n  : : :`, { mode: 0o600 })
-    const error = (() => {
-      try {
-        loadKubeConfig({ env: { KUBECONFIG: file } })
-      } catch (e) {
-        return e as Error
-      }
-      return undefined
-    })()
+    const error = await loadKubeConfig({ env: { KUBECONFIG: file } }).then(
+      () => undefined,
+      (e: unknown) => e as Error
+    )
     expect(error).toBeInstanceOf(ClusterError)
     expect(error?.message).toContain(`cannot read kubeconfig ${file}`)
     expect(error?.message).not.toContain(TOKEN)
   })
 
-  it('merges several KUBECONFIG files and skips missing ones like kubectl', () => {
+  it('merges several KUBECONFIG files and skips missing ones like kubectl', async () => {
     const file = kubeconfigFile('https://127.0.0.1:6443')
-    const loaded = loadKubeConfig({ env: { KUBECONFIG: ['/nope', file].join(path.delimiter) } })
+    const loaded = await loadKubeConfig({
+      env: { KUBECONFIG: ['/nope', file].join(path.delimiter) }
+    })
     expect(loaded).toMatchObject({ server: 'https://127.0.0.1:6443', context: 'ctx', source: file })
   })
 })
@@ -195,7 +193,9 @@ describe('KubeClient', () => {
       { status: 429, headers: { 'Retry-After': '0' } },
       { status: 200, body: { ok: 1 } }
     ])
-    const res = await clientFor(server.url).request({ method: 'GET', path: '/api' }, 'probe')
+    const res = await (
+      await clientFor(server.url)
+    ).request({ method: 'GET', path: '/api' }, 'probe')
     expect(res.status).toBe(200)
     expect(server.requests).toHaveLength(3)
     expect(server.requests[0]?.authorization).toBe(`Bearer ${TOKEN}`)
@@ -205,10 +205,9 @@ describe('KubeClient', () => {
     const server = await fakeServer([
       { status: 500, body: { kind: 'Status', message: 'field not declared in schema' } }
     ])
-    const res = await clientFor(server.url).request(
-      { method: 'PATCH', path: '/api/v1/x', body: {} },
-      'probe'
-    )
+    const res = await (
+      await clientFor(server.url)
+    ).request({ method: 'PATCH', path: '/api/v1/x', body: {} }, 'probe')
     expect(res.status).toBe(500)
     expect(server.requests).toHaveLength(1)
   })
@@ -219,7 +218,7 @@ describe('KubeClient', () => {
       { status: 200 }
     ])
     expect(
-      (await clientFor(server.url).request({ method: 'GET', path: '/api' }, 'probe')).status
+      (await (await clientFor(server.url)).request({ method: 'GET', path: '/api' }, 'probe')).status
     ).toBe(200)
     expect(server.requests).toHaveLength(2)
   })
@@ -227,7 +226,9 @@ describe('KubeClient', () => {
   it('gives up on a persistent 503 within the retry budget and returns it', async () => {
     const server = await fakeServer([{ status: 503 }])
     const started = Date.now()
-    const res = await clientFor(server.url, 400).request({ method: 'GET', path: '/api' }, 'probe')
+    const res = await (
+      await clientFor(server.url, 400)
+    ).request({ method: 'GET', path: '/api' }, 'probe')
     expect(res.status).toBe(503)
     expect(Date.now() - started).toBeLessThan(3000)
     expect(server.requests.length).toBeGreaterThan(1)
@@ -237,7 +238,9 @@ describe('KubeClient', () => {
     const server = await fakeServer([{ status: 200 }])
     const url = server.url
     await server.close()
-    const error = await clientFor(url, 300)
+    const error = await (
+      await clientFor(url, 300)
+    )
       .request({ method: 'GET', path: '/api' }, 'read state of manifest "m"')
       .catch((e: unknown) => e as Error)
     expect(error).toBeInstanceOf(ClusterError)
@@ -253,7 +256,7 @@ describe('KubeClient', () => {
       { status: 429, headers: { 'Retry-After': '1' } },
       { status: 200 }
     ])
-    const loaded = loadKubeConfig({ env: { KUBECONFIG: kubeconfigFile(server.url) } })
+    const loaded = await loadKubeConfig({ env: { KUBECONFIG: kubeconfigFile(server.url) } })
     const client = new KubeClient(loaded, {
       retry: { budgetMs: 5000, initialDelayMs: 20, maxDelayMs: 2000, requestTimeoutMs: 2000 }
     })
@@ -270,16 +273,18 @@ describe('KubeClient', () => {
       { status: 201 }
     ])
     const post = { method: 'POST', path: '/api/v1/namespaces', body: {} } as const
-    expect((await clientFor(throttled.url).request(post, 'create')).status).toBe(201)
+    expect((await (await clientFor(throttled.url)).request(post, 'create')).status).toBe(201)
     expect(throttled.requests).toHaveLength(3)
     const unavailable = await fakeServer([{ status: 503 }, { status: 201 }])
-    expect((await clientFor(unavailable.url).request(post, 'create')).status).toBe(503)
+    expect((await (await clientFor(unavailable.url)).request(post, 'create')).status).toBe(503)
     expect(unavailable.requests).toHaveLength(1)
   })
 
   it('does not repeat a POST whose connection was reset, and says why', async () => {
     const server = await resettingServer(1)
-    const error = await clientFor(server.url)
+    const error = await (
+      await clientFor(server.url)
+    )
       .request({ method: 'POST', path: '/api/v1/x', body: {} }, 'recreate v1 Pod ns/p')
       .catch((e: unknown) => e as Error)
     expect((error as Error).message).toBe(
@@ -291,17 +296,16 @@ describe('KubeClient', () => {
 
   it('repeats a server-side apply PATCH whose connection was reset', async () => {
     const server = await resettingServer(2)
-    const res = await clientFor(server.url).request(
-      { method: 'PATCH', path: '/api/v1/x', body: {} },
-      'apply'
-    )
+    const res = await (
+      await clientFor(server.url)
+    ).request({ method: 'PATCH', path: '/api/v1/x', body: {} }, 'apply')
     expect(res.status).toBe(200)
     expect(server.requests()).toBe(3)
   })
 
   it('gives up on a server that never answers after the request timeout, saying so', async () => {
     const server = await resettingServer(Infinity, 'hang')
-    const loaded = loadKubeConfig({ env: { KUBECONFIG: kubeconfigFile(server.url) } })
+    const loaded = await loadKubeConfig({ env: { KUBECONFIG: kubeconfigFile(server.url) } })
     const client = new KubeClient(loaded, {
       retry: { budgetMs: 500, initialDelayMs: 20, maxDelayMs: 100, requestTimeoutMs: 300 }
     })
@@ -321,7 +325,7 @@ describe('KubeClient', () => {
 
   it('reuses one keep-alive connection for sequential requests', async () => {
     const server = await fakeServer([{ status: 200 }])
-    const client = clientFor(server.url)
+    const client = await clientFor(server.url)
     for (let i = 0; i < 5; i++) await client.request({ method: 'GET', path: '/api' }, 'probe')
     client.close()
     expect(server.requests).toHaveLength(5)
@@ -338,7 +342,7 @@ describe('KubeClient credentials', () => {
     const file = kubeconfigFile(server.url, {
       cluster: { server: server.url, 'certificate-authority': ca, 'insecure-skip-tls-verify': true }
     })
-    const client = new KubeClient(loadKubeConfig({ env: { KUBECONFIG: file } }))
+    const client = new KubeClient(await loadKubeConfig({ env: { KUBECONFIG: file } }))
     await client.request({ method: 'GET', path: '/api' }, 'probe')
     // Reading the file again would now fail with ENOENT.
     rmSync(ca)
@@ -372,7 +376,7 @@ describe('KubeClient credentials', () => {
     const file = kubeconfigFile(server.url, {
       user: { exec: { apiVersion: 'client.authentication.k8s.io/v1', command: plugin } }
     })
-    const client = new KubeClient(loadKubeConfig({ env: { KUBECONFIG: file } }))
+    const client = new KubeClient(await loadKubeConfig({ env: { KUBECONFIG: file } }))
     for (let i = 0; i < 3; i++) await client.request({ method: 'GET', path: '/api' }, 'probe')
     client.close()
     expect(server.requests.map((r) => r.authorization)).toEqual([
@@ -396,7 +400,7 @@ describe('KubeClient over TLS to the test API server', () => {
       created.connects++,
       connect(...args)
     )) as typeof connect
-    const client = new KubeClient(loadKubeConfig({ env: { KUBECONFIG: adminKubeconfig() } }))
+    const client = new KubeClient(await loadKubeConfig({ env: { KUBECONFIG: adminKubeconfig() } }))
     try {
       const answers = await Promise.all(
         Array.from({ length: 12 }, () =>
@@ -452,7 +456,7 @@ describe('KubeClient.connect', () => {
       }
     })
     const tlsConnects = countTlsConnects()
-    const client = new KubeClient(loadKubeConfig({ env: { KUBECONFIG: file } }))
+    const client = new KubeClient(await loadKubeConfig({ env: { KUBECONFIG: file } }))
     try {
       await client.connect()
       expect(tlsConnects.count).toBe(1)
@@ -471,7 +475,7 @@ describe('KubeClient.connect', () => {
     const tlsConnects = countTlsConnects()
     try {
       const client = new KubeClient(
-        loadKubeConfig({ env: { KUBECONFIG: kubeconfigFile('https://127.0.0.1:9') } })
+        await loadKubeConfig({ env: { KUBECONFIG: kubeconfigFile('https://127.0.0.1:9') } })
       )
       const connecting = client.connect()
       client.close()
@@ -495,10 +499,10 @@ describe('KubeClient.connect', () => {
         () => 'answered',
         (e: unknown) => (e as Error).message
       )
-    const connected = new KubeClient(loaded(), { retry })
+    const connected = new KubeClient(await loaded(), { retry })
     await expect(connected.connect()).resolves.toBeUndefined()
     const withConnect = await failure(connected)
-    const without = await failure(new KubeClient(loaded(), { retry }))
+    const without = await failure(new KubeClient(await loaded(), { retry }))
     expect(withConnect).toMatch(
       /^probe: the Kubernetes API server at https:\/\/127\.0\.0\.1:\d+ is unreachable \(ECONNREFUSED\)/
     )
@@ -530,7 +534,7 @@ describe('KubeClient with a client certificate', () => {
         'client-key-data': base64(clientTls.key)
       }
     })
-    const client = new KubeClient(loadKubeConfig({ env: { KUBECONFIG: file } }))
+    const client = new KubeClient(await loadKubeConfig({ env: { KUBECONFIG: file } }))
     try {
       const answers = await Promise.all(
         Array.from({ length: 6 }, () => client.request({ method: 'GET', path: '/api' }, 'probe'))
@@ -578,7 +582,7 @@ describe('the run lock and namespace tazuna', () => {
 
   it('takes a free lock with the create alone, and then knows the namespace exists', async () => {
     const { url, seen } = await leaseServer(true)
-    const session = openKubeSession({ env: { KUBECONFIG: kubeconfigFile(url) } })
+    const session = await openKubeSession({ env: { KUBECONFIG: kubeconfigFile(url) } })
     expect(await session.leases.create('l', lease)).not.toBe('conflict')
     await session.store.ensureNamespace()
     session.close()
@@ -587,7 +591,7 @@ describe('the run lock and namespace tazuna', () => {
 
   it('creates namespace tazuna when the first Lease has nowhere to go, then the Lease', async () => {
     const { url, seen } = await leaseServer(false)
-    const session = openKubeSession({ env: { KUBECONFIG: kubeconfigFile(url) } })
+    const session = await openKubeSession({ env: { KUBECONFIG: kubeconfigFile(url) } })
     expect(await session.leases.create('l', lease)).not.toBe('conflict')
     session.close()
     expect(seen).toEqual([
@@ -637,7 +641,7 @@ describe('KubeDiscovery without aggregated discovery', () => {
     })
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-    const client = clientFor(url, 200)
+    const client = await clientFor(url, 200)
     try {
       const discovery = new KubeDiscovery(client)
       expect(await discovery.capabilities()).toEqual({

@@ -17,7 +17,7 @@ let admin: KubeSession
 let ns: string
 
 beforeAll(async () => {
-  admin = adminSession()
+  admin = await adminSession()
   ns = uniqueName('cluster')
   await admin.cluster.apply(namespace(ns))
 })
@@ -220,7 +220,7 @@ describe('get and delete', () => {
 
 describe('the read-only reader', () => {
   it('can discover but gets 403 Forbidden on apply', async () => {
-    const reader = readerSession()
+    const reader = await readerSession()
     try {
       expect((await reader.discovery.capabilities()).kubeVersion).toBe('v1.32.13')
       const error = (await reader.cluster

@@ -21,8 +21,8 @@ import {
 } from '../../support/cluster.js'
 
 let admin: KubeSession
-beforeAll(() => {
-  admin = adminSession()
+beforeAll(async () => {
+  admin = await adminSession()
 })
 afterAll(() => admin.close())
 
@@ -454,7 +454,7 @@ describe('the read-only reader', () => {
     const ns = uniqueName('ns')
     await run(admin, [[unit(m)]], { [m]: [namespace(ns), configMap(ns, 'a', { v: '1' })] })
     const objects = { [m]: [namespace(ns), configMap(ns, 'a', { v: '2' })] }
-    const reader = readerSession()
+    const reader = await readerSession()
     try {
       const diffs = await computeManifestDiffs([unit(m)], {
         store: reader.store,

@@ -11,9 +11,9 @@ import { runCliInProcess } from '../../support/cli.js'
 import { adminKubeconfig, adminSession, uniqueName } from '../../support/cluster.js'
 import { setDefaultNamespaces, writeCase } from '../../support/missing-namespace-project.js'
 
-let admin: ReturnType<typeof adminSession>
-beforeAll(() => {
-  admin = adminSession()
+let admin: Awaited<ReturnType<typeof adminSession>>
+beforeAll(async () => {
+  admin = await adminSession()
 })
 afterAll(() => admin.close())
 

@@ -22,8 +22,8 @@ import { adminSession, configMap, uniqueName } from '../../support/cluster.js'
 import { runCliInProcess } from '../../support/cli.js'
 
 let admin: KubeSession
-beforeAll(() => {
-  admin = adminSession()
+beforeAll(async () => {
+  admin = await adminSession()
 })
 afterAll(() => admin.close())
 

@@ -23,15 +23,15 @@ import { renderModuleEnv } from '../../support/render-module.js'
 import { goTemplateEngineFiles } from '../../unit/go/template/go-oracle.js'
 
 let env: Record<string, string | undefined>
-let admin: ReturnType<typeof adminSession>
-beforeAll(() => {
+let admin: Awaited<ReturnType<typeof adminSession>>
+beforeAll(async () => {
   env = {
     ...process.env,
     KUBECONFIG: adminKubeconfig(),
     TAZUNA_GOTEMPLATE_WASM: goTemplateEngineFiles().wasm,
     ...renderModuleEnv()
   }
-  admin = adminSession()
+  admin = await adminSession()
 }, 300_000)
 afterAll(() => admin.close())
 

@@ -99,7 +99,7 @@ function tally(requests: readonly AuditedRequest[]): Record<string, number> {
 }
 
 beforeAll(async () => {
-  admin = adminSession()
+  admin = await adminSession()
   ;({ user, kubeconfig } = await ownUser(admin))
   writeBenchRepo(dir, benchRepoFiles(options))
   writeBenchRepo(helmDir, benchRepoFiles(helmOptions))

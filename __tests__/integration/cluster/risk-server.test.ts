@@ -13,7 +13,7 @@ let admin: KubeSession
 let ns: string
 
 beforeAll(async () => {
-  admin = adminSession()
+  admin = await adminSession()
   ns = uniqueName('risk')
   await admin.cluster.apply(namespace(ns))
 })

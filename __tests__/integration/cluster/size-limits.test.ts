@@ -11,9 +11,9 @@ import { writeProject } from '../../support/cli-project.js'
 import { adminKubeconfig, adminSession, configMap, uniqueName } from '../../support/cluster.js'
 import { MAX_OBJECT_BYTES } from '../../../src/objects/size-limits.js'
 
-let admin: ReturnType<typeof adminSession>
-beforeAll(() => {
-  admin = adminSession()
+let admin: Awaited<ReturnType<typeof adminSession>>
+beforeAll(async () => {
+  admin = await adminSession()
 })
 afterAll(() => admin.close())
 

@@ -12,8 +12,8 @@ const HASH_A = 'a'.repeat(64)
 const HASH_B = 'b'.repeat(64)
 const HASH_C = 'c'.repeat(64)
 
-beforeAll(() => {
-  admin = adminSession()
+beforeAll(async () => {
+  admin = await adminSession()
 })
 afterAll(() => admin.close())
 
@@ -111,7 +111,7 @@ describe('KubeStateStore', () => {
         base: { state: stateOf({}) }
       })
     }
-    const reader = readerSession()
+    const reader = await readerSession()
     try {
       const stored = await reader.store.readMany(names)
       expect(names.map((m) => stored.get(m)?.state.entries.size)).toEqual([1, 1, 0])

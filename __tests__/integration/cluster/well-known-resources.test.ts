@@ -9,7 +9,7 @@ import { adminSession } from '../../support/cluster.js'
 
 describe('well-known resources', () => {
   it('agree with the API server’s discovery, entry by entry', async () => {
-    const session = adminSession()
+    const session = await adminSession()
     try {
       const discovery = new KubeDiscovery(session.client)
       const served: Record<string, unknown> = {}

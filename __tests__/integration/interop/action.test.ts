@@ -26,8 +26,8 @@ import {
 } from './tools.js'
 
 let admin: KubeSession
-beforeAll(() => {
-  admin = adminSession()
+beforeAll(async () => {
+  admin = await adminSession()
 })
 afterAll(() => admin.close())
 

@@ -33,8 +33,8 @@ if (tazunaSkipReason !== '') {
 }
 
 let admin: KubeSession | undefined
-beforeAll(() => {
-  if (tazunaSkipReason === '') admin = adminSession()
+beforeAll(async () => {
+  if (tazunaSkipReason === '') admin = await adminSession()
 })
 afterAll(() => admin?.close())
 

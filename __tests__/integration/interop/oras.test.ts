@@ -42,7 +42,7 @@ let cache: string
 let env: Record<string, string | undefined>
 
 beforeAll(async () => {
-  admin = adminSession()
+  admin = await adminSession()
   registry = await startTestRegistry(buildTestRegistry(), { kind: 'none' })
   const root = mkdtempSync(path.join(os.tmpdir(), 'interop-oras-'))
   const bundle = path.join(root, 'bundle')

@@ -30,8 +30,8 @@ import { describeWithTazuna, tazunaBin, tazunaSkipReason } from './tools.js'
 if (tazunaSkipReason !== '') process.stderr.write(`interop: plan comparisons${tazunaSkipReason}\n`)
 
 let admin: KubeSession | undefined
-beforeAll(() => {
-  if (tazunaSkipReason === '') admin = adminSession()
+beforeAll(async () => {
+  if (tazunaSkipReason === '') admin = await adminSession()
 })
 afterAll(() => admin?.close())
 

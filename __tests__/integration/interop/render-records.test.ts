@@ -20,9 +20,9 @@ import { describeWithTazuna, tazunaBin, tazunaSkipReason } from './tools.js'
 
 let admin: KubeSession | undefined
 let env: Record<string, string | undefined> = {}
-beforeAll(() => {
+beforeAll(async () => {
   if (tazunaSkipReason !== '') return
-  admin = adminSession()
+  admin = await adminSession()
   env = {
     ...process.env,
     KUBECONFIG: adminKubeconfig(),

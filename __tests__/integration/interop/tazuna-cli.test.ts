@@ -31,8 +31,8 @@ import type { CliResult } from '../../support/cli.js'
 if (tazunaSkipReason !== '') process.stderr.write(`interop: CLI comparisons${tazunaSkipReason}\n`)
 
 let admin: KubeSession | undefined
-beforeAll(() => {
-  if (tazunaSkipReason === '') admin = adminSession()
+beforeAll(async () => {
+  if (tazunaSkipReason === '') admin = await adminSession()
 })
 afterAll(() => admin?.close())
 

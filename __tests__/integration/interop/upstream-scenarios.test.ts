@@ -54,8 +54,8 @@ if (tazunaSkipReason !== '') {
 const scenarios: UpstreamScenario[] = [...runnerScenarios, ...managerScenarios]
 
 let admin: KubeSession
-beforeAll(() => {
-  admin = adminSession()
+beforeAll(async () => {
+  admin = await adminSession()
 })
 afterAll(() => admin.close())
 

@@ -68,7 +68,7 @@ describe('tazuna-action build', () => {
   })
 
   it('renders Helm with the capabilities discovered from the cluster, as tazuna build', async () => {
-    const session = adminSession()
+    const session = await adminSession()
     const expected = await session.discovery.capabilities().finally(() => session.close())
     const result = await runCliInProcess(['build', '-f', capsYaml], {
       ...process.env,

@@ -202,7 +202,7 @@ describe('the bundle', () => {
     expect(licensed).toContain('@actions/core')
   })
 
-  it('runs check mode without the client-node chunk, which a cluster command needs', () => {
+  it('runs check mode, and a plain kubeconfig, without the client-node chunk', () => {
     const copy = join(work, 'without-client-node')
     cpSync(out, copy, { recursive: true })
     for (const file of clientNodeChunks()) rmSync(join(copy, file))
@@ -219,13 +219,31 @@ describe('the bundle', () => {
       status: 0,
       stdout: expect.stringContaining('tazuna check: ok')
     })
-    const list = spawnSync(process.execPath, [join(copy, 'cli.js'), 'state', 'list'], {
-      cwd: repo,
-      env,
-      encoding: 'utf8'
-    })
-    expect(list.status).toBe(1)
-    expect(list.stderr).toContain(clientNodeChunks()[0])
+    // A token kubeconfig is read without client-node (src/adapters/kube/plain-kubeconfig.ts): the
+    // run gets as far as the server (nothing listens on port 9); an exec plugin needs the chunk.
+    const kubeconfig = (user: string) => {
+      const file = join(work, `kubeconfig-${user.length}`)
+      writeFileSync(
+        file,
+        'current-context: x\nclusters: [{name: c, cluster: {server: "https://127.0.0.1:9"}}]\n' +
+          `users: [{name: u, user: ${user}}]\ncontexts: [{name: x, context: {cluster: c, user: u}}]\n`
+      )
+      return file
+    }
+    const list = (file: string) =>
+      spawnSync(process.execPath, [join(copy, 'cli.js'), 'state', 'list'], {
+        cwd: repo,
+        env: { ...env, KUBECONFIG: file },
+        encoding: 'utf8'
+      })
+    const plain = list(kubeconfig('{token: t}'))
+    expect(plain.status).toBe(1)
+    expect(plain.stderr).toContain('ECONNREFUSED')
+    const exec = list(
+      kubeconfig('{exec: {command: x, apiVersion: client.authentication.k8s.io/v1}}')
+    )
+    expect(exec.status).toBe(1)
+    expect(exec.stderr).toContain(clientNodeChunks()[0])
   })
 
   it('starts under Node 24 as the runner starts it and reports a wrong input by name', () => {

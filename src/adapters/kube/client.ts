@@ -1,6 +1,7 @@
 /**
  * The one HTTP client a run uses to talk to the Kubernetes API server. Authentication comes
- * from client-node's KubeConfig (tokens, client certificates, exec plugins, OIDC); the
+ * from the kubeconfig (./config.ts: tokens and client certificates read as client-node reads
+ * them, exec plugins and OIDC by client-node's KubeConfig); the
  * transport is our own keep-alive agent because client-node 2.0.1 builds a new undici agent
  * (a new TLS connection) per request and its typed serializer drops fields it does not know
  * (docs/compatibility.md#kubernetes-client). Bodies go out as the raw JSON we were given.
@@ -8,12 +9,11 @@
 import http from 'node:http'
 import type http2 from 'node:http2'
 import https from 'node:https'
-import type { KubeConfig } from '@kubernetes/client-node'
 import { ClusterError } from '../../errors.js'
 import type { Clock } from '../../apply/ports.js'
 import { systemClock } from '../clock.js'
 import type { KubeRequest, KubeResponse } from './api-response.js'
-import type { LoadedKubeConfig } from './config.js'
+import type { KubeCredentials, LoadedKubeConfig } from './config.js'
 import { connectH2, NOT_SENT, requestH2, Slots } from './h2-session.js'
 import {
   DEFAULT_RETRY,
@@ -35,7 +35,7 @@ const MAX_IN_FLIGHT = 64
 /** Sends requests to the current context's API server, retrying transient failures. */
 export class KubeClient {
   readonly server: string
-  private readonly kc: KubeConfig
+  private readonly credentials: KubeCredentials
   private readonly retry: RetryPolicy
   private readonly clock: Clock
   private readonly signal: AbortSignal | undefined
@@ -57,14 +57,11 @@ export class KubeClient {
     options: { retry?: Partial<RetryPolicy>; clock?: Clock; signal?: AbortSignal } = {}
   ) {
     this.signal = options.signal
-    this.kc = loaded.kubeConfig
+    this.credentials = loaded.credentials
     this.server = loaded.server
     this.retry = { ...DEFAULT_RETRY, ...options.retry }
     this.clock = options.clock ?? systemClock
-    const user = loaded.kubeConfig.getCurrentUser()
-    this.perRequestAuth = Boolean(
-      user?.exec || user?.authProvider || loaded.kubeConfig.getCurrentCluster()?.proxyUrl
-    )
+    this.perRequestAuth = loaded.credentials.rotates
   }
 
   /**
@@ -160,7 +157,7 @@ export class KubeClient {
       headers['Content-Length'] = String(Buffer.byteLength(body))
     }
     const isHttps = url.protocol === 'https:'
-    const viaProxy = Boolean(this.kc.getCurrentCluster()?.proxyUrl)
+    const viaProxy = this.credentials.viaProxy
     const session = isHttps && !viaProxy ? await this.h2SessionFor(opts, url) : undefined
     if (session !== undefined) {
       const res = await this.streams.run(() =>
@@ -208,7 +205,7 @@ export class KubeClient {
   private async httpsOptions(): Promise<https.RequestOptions> {
     const apply = async (): Promise<https.RequestOptions> => {
       const opts: https.RequestOptions = {}
-      await this.kc.applyToHTTPSOptions(opts)
+      await this.credentials.applyToHTTPSOptions(opts)
       return opts
     }
     if (this.perRequestAuth) return await apply()
@@ -273,7 +270,7 @@ export class KubeClient {
    */
   async connect(): Promise<void> {
     const url = new URL(this.server + '/')
-    if (url.protocol !== 'https:' || this.kc.getCurrentCluster()?.proxyUrl) return
+    if (url.protocol !== 'https:' || this.credentials.viaProxy) return
     try {
       const options = await this.httpsOptions()
       // Closed meanwhile (the run ended before it needed the cluster): a session opened now

@@ -2,27 +2,46 @@
  * Finds and loads the ambient kubeconfig the way kubectl and Tazuna do
  * (docs/compatibility.md#command-line-and-kubeconfig: `KUBECONFIG`, `~/.kube/config`, in-cluster),
  * but fails fast with guidance where client-node's `loadFromDefault()` would silently fall back to
- * `http://localhost:8080` without credentials.
+ * `http://localhost:8080` without credentials. A plain kubeconfig (a token or a client
+ * certificate) is read without loading client-node (./plain-kubeconfig.ts); client-node reads
+ * every other.
  */
 import { existsSync } from 'node:fs'
+import type https from 'node:https'
 import os from 'node:os'
 import path from 'node:path'
-import { KubeConfig } from '@kubernetes/client-node'
+import type { KubeConfig } from '@kubernetes/client-node'
 import { ClusterError, NoKubeconfigError } from '../../errors.js'
 import { SERVICE_ACCOUNT_TOKEN } from './ambient-kubeconfig.js'
+import { readPlainKubeConfig } from './plain-kubeconfig.js'
 
 const GUIDANCE =
   'Set up cluster access before this step (for example azure/k8s-set-context, ' +
   '`aws eks update-kubeconfig`, google-github-actions/get-gke-credentials) or point ' +
   'KUBECONFIG at a kubeconfig file.'
 
-/** Where the kubeconfig came from, for messages. */
+/** How the client authenticates to the current context's server. */
+export interface KubeCredentials {
+  /**
+   * Exec plugins and auth providers (token files, OIDC) can rotate credentials mid-run: they are
+   * asked again for every request, as client-node does.
+   */
+  rotates: boolean
+  /** The cluster's `proxy-url`: requests then go through client-node's proxy agent. */
+  viaProxy: boolean
+  /** Sets the TLS material and headers of a request (client-node's `applyToHTTPSOptions`). */
+  applyToHTTPSOptions(opts: https.RequestOptions): Promise<void>
+}
+
+/** The current context's server and credentials, and where they came from, for messages. */
 export interface LoadedKubeConfig {
-  kubeConfig: KubeConfig
+  credentials: KubeCredentials
   /** The files read, or `in-cluster`. */
   source: string
   server: string
   context: string
+  /** Who read it: our plain reader, or client-node. */
+  reader: 'plain' | 'client-node'
 }
 
 /** Options for {@link loadKubeConfig}; `env` defaults to the process environment. */
@@ -36,18 +55,54 @@ export interface KubeConfigOptions {
  * like kubectl, missing ones skipped); a kubeconfig without a usable current context, or no
  * kubeconfig at all, is a ClusterError that says how to fix it. Never contacts the server.
  */
-export function loadKubeConfig(options: KubeConfigOptions = {}): LoadedKubeConfig {
+export async function loadKubeConfig(options: KubeConfigOptions = {}): Promise<LoadedKubeConfig> {
   const env = options.env ?? process.env
+  const files = kubeconfigFiles(env, options.homeDir ?? os.homedir())
+  const source = files === 'in-cluster' ? files : files.join(path.delimiter)
+  const plain = files === 'in-cluster' ? undefined : readPlainKubeConfig(files)
+  if (plain !== undefined) {
+    // A promise as client-node's: a CA file that cannot be read rejects, it does not throw.
+    const applyToHTTPSOptions = (opts: https.RequestOptions): Promise<void> =>
+      new Promise((resolve) => {
+        plain.applyToHTTPSOptions(opts)
+        resolve()
+      })
+    return {
+      credentials: { rotates: false, viaProxy: false, applyToHTTPSOptions },
+      source,
+      server: serverOf(plain.server),
+      context: plain.context,
+      reader: 'plain'
+    }
+  }
+  // Loaded only here: it is a chunk of its own in the bundle (scripts/bundle.sh).
+  const { KubeConfig } = await import('@kubernetes/client-node')
   const kc = new KubeConfig()
-  const source = loadInto(kc, env, options.homeDir ?? os.homedir())
-  return { kubeConfig: kc, source, ...currentTarget(kc, source) }
+  if (files === 'in-cluster') kc.loadFromCluster()
+  else loadFiles(kc, files, () => new KubeConfig())
+  return {
+    credentials: credentialsOf(kc),
+    source,
+    ...currentTarget(kc, source),
+    reader: 'client-node'
+  }
 }
 
-function loadInto(
-  kc: KubeConfig,
+function credentialsOf(kc: KubeConfig): KubeCredentials {
+  const user = kc.getCurrentUser()
+  const viaProxy = Boolean(kc.getCurrentCluster()?.proxyUrl)
+  return {
+    rotates: Boolean(user?.exec || user?.authProvider || viaProxy),
+    viaProxy,
+    applyToHTTPSOptions: (opts) => kc.applyToHTTPSOptions(opts)
+  }
+}
+
+/** The kubeconfig files to read, in order, or `in-cluster`. */
+function kubeconfigFiles(
   env: Readonly<Record<string, string | undefined>>,
   homeDir: string
-): string {
+): string[] | 'in-cluster' {
   const listed = (env.KUBECONFIG ?? '').split(path.delimiter).filter((f) => f !== '')
   if (listed.length > 0) {
     const files = listed.filter((f) => existsSync(f))
@@ -56,26 +111,19 @@ function loadInto(
         `KUBECONFIG names no existing file (${listed.join(', ')}). ${GUIDANCE}`
       )
     }
-    loadFiles(kc, files)
-    return files.join(path.delimiter)
+    return files
   }
   const home = path.join(homeDir, '.kube', 'config')
-  if (existsSync(home)) {
-    loadFiles(kc, [home])
-    return home
-  }
-  if (env.KUBERNETES_SERVICE_HOST && existsSync(SERVICE_ACCOUNT_TOKEN)) {
-    kc.loadFromCluster()
-    return 'in-cluster'
-  }
+  if (existsSync(home)) return [home]
+  if (env.KUBERNETES_SERVICE_HOST && existsSync(SERVICE_ACCOUNT_TOKEN)) return 'in-cluster'
   throw new NoKubeconfigError(
     `no kubeconfig found: KUBECONFIG is not set and ${home} does not exist. ${GUIDANCE}`
   )
 }
 
-function loadFiles(kc: KubeConfig, files: readonly string[]): void {
+function loadFiles(kc: KubeConfig, files: readonly string[], another: () => KubeConfig): void {
   files.forEach((file, i) => {
-    const target = i === 0 ? kc : new KubeConfig()
+    const target = i === 0 ? kc : another()
     try {
       target.loadFromFile(file)
     } catch (error) {
@@ -110,5 +158,9 @@ function currentTarget(kc: KubeConfig, source: string): { server: string; contex
       `kubeconfig ${source}: context "${context}" names no cluster with a server address`
     )
   }
-  return { server: cluster.server.replace(/\/+$/, ''), context }
+  return { server: serverOf(cluster.server), context }
+}
+
+function serverOf(server: string): string {
+  return server.replace(/\/+$/, '')
 }

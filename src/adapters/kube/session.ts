@@ -42,8 +42,8 @@ export interface KubeSessionOptions extends KubeConfigOptions {
  * Loads the kubeconfig (failing fast with guidance when there is none) and wires the ports.
  * Sends no request: the first one goes out when a port is used.
  */
-export function openKubeSession(options: KubeSessionOptions = {}): KubeSession {
-  const loaded = loadKubeConfig(options)
+export async function openKubeSession(options: KubeSessionOptions = {}): Promise<KubeSession> {
+  const loaded = await loadKubeConfig(options)
   const clock = options.clock ? { clock: options.clock } : {}
   const client = new KubeClient(loaded, {
     ...(options.retry ? { retry: options.retry } : {}),
