@@ -95,13 +95,9 @@ function read(files: readonly string[]): PlainKubeConfig {
       currentContext = doc['current-context']
       return
     }
-    // mergeConfig throws on a name already there.
-    for (const key of ['clusters', 'users', 'contexts'] as const) {
-      for (const entry of entries[key]) {
-        if (merged[key].some((e) => e.name === entry.name)) throw new NotPlain()
-        ;(merged[key] as { name: string }[]).push(entry)
-      }
-    }
+    append(merged.clusters, entries.clusters)
+    append(merged.users, entries.users)
+    append(merged.contexts, entries.contexts)
   })
   if (typeof currentContext !== 'string' || currentContext === '') throw new NotPlain()
   const context = merged.contexts.find((c) => c.name === currentContext)
@@ -112,6 +108,14 @@ function read(files: readonly string[]): PlainKubeConfig {
     context: currentContext,
     server: cluster.server,
     applyToHTTPSOptions: (opts) => applyOptions(cluster, user, opts)
+  }
+}
+
+/** client-node's mergeConfig: an entry whose name is already there is refused. */
+function append<T extends { name: string }>(into: T[], entries: readonly T[]): void {
+  for (const entry of entries) {
+    if (into.some((e) => e.name === entry.name)) throw new NotPlain()
+    into.push(entry)
   }
 }
 
