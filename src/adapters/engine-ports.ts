@@ -89,8 +89,9 @@ export function processEnginePorts(options: ProcessPortsOptions): EnginePorts {
       confine?.allowed.push(dir)
     }),
     openSession: async () => {
-      // Loaded here, not at the top: @kubernetes/client-node is most of the bundle, and check
-      // mode and build never need it (ncc emits it as a chunk of its own, see scripts/bundle.sh).
+      // Loaded here, not at the top: check mode and build never need the cluster adapters (ncc
+      // emits them as a chunk of their own, see scripts/bundle.sh); they load client-node, most
+      // of the bundle, only for a kubeconfig that is not plain (kube/plain-kubeconfig.ts).
       const { openKubeSession } = await import('./kube/session.js')
       const session = await openKubeSession({
         env: sessionEnv,
