@@ -14,7 +14,7 @@ import { createGoRenderModule, type GoRenderModule } from './render/module.js'
 import { locateNativeProgram, type RenderProgram } from './render/native-program.js'
 import { createRenderRecords } from './render/records.js'
 import type { TwinCheckout } from './render/reuse.js'
-import type { RenderLimits, RenderModule } from '../render/ports.js'
+import type { RenderLimits } from '../render/ports.js'
 import { createGoTemplateEngine, type GoTemplateEngineOptions } from './render/template-engine.js'
 import { createHttpClient, createInsecureHttpClient } from './http-client.js'
 import { createOrasCache, orasCacheRoot } from './files/oras-cache.js'
@@ -69,11 +69,13 @@ export function processEnginePorts(options: ProcessPortsOptions): EnginePorts {
     ...env,
     ...(options.kubeconfig === undefined ? {} : { KUBECONFIG: options.kubeconfig })
   }
-  const renderer = renderModuleFor({ ...options, ...(confine ? { confine } : {}) })
+  const module = sharedRenderModule({ ...options, ...(confine ? { confine } : {}) })
+  // A twin's renders are the head's where they hold (GoRenderModule.twin).
+  const renderer = options.twin ? module.twin(options.twin) : module
   return {
     templates: createGoTemplateEngine(
       () => locateGoWasm(GO_TEMPLATE_PROGRAM, env, options.codeDir),
-      templateLimits(options)
+      { ...templateLimits(options), native: (call) => module.nativeTemplate(call) }
     ),
     renderer,
     // A twin's renders are the head's where they hold: its engine records nothing. Without
@@ -146,12 +148,6 @@ function templateLimits(options: ProcessPortsOptions): GoTemplateEngineOptions {
     options.renderLimits ?? DEFAULT_RENDER_LIMITS
   )
   return limits
-}
-
-/** The process's render module, or its twin view for a second checkout (ProcessPortsOptions.twin). */
-function renderModuleFor(options: ProcessPortsOptions): RenderModule {
-  const module = sharedRenderModule(options)
-  return options.twin ? module.twin(options.twin) : module
 }
 
 // One render module per process (loading a WebAssembly program costs about a second and

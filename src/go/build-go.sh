@@ -15,9 +15,10 @@
 # zstd level 19 (5% larger than brotli, but unpacked in a fifth of the time: 17 ms against
 # 89 ms for krusty, on every run that renders).
 # <key> is the sha256 of the inputs digest (the sha256 of the module's sources, this script, the
-# name, package and target) and `go version`; the same key gives the same bytes (no VCS stamp,
-# no paths; brotli output depends only on its input and parameters), which keeps check-dist
-# stable and dist/ unchanged until the Go side changes (docs/renderers.md#keeping-the-history-small).
+# name, package and target), `go version` and the versions of Node's brotli and zstd; the same
+# key gives the same bytes (no VCS stamp, no paths; the compressed output depends only on its
+# input, its parameters and the compressor), which keeps check-dist stable and dist/ unchanged
+# until the Go side changes (docs/renderers.md#keeping-the-history-small).
 # BUILD_GO_INPUTS=print prints the inputs digest and builds nothing (no Go needed).
 # Used by the modules' build.sh (src/go/template/engine, src/go/render/module).
 set -euo pipefail
@@ -31,7 +32,14 @@ target="${4:-wasm}"
 case "$target" in wasm | native) ;; *) echo "$usage" >&2; exit 2 ;; esac
 cache="${TAZUNA_ACTION_CACHE:-$(cd ~ && pwd)/.cache/tazuna-action}/wasm" # ~: HOME, else the passwd entry
 log() { printf '%s: %s\n' "$name" "$*" >&2; }
-sources() { (cd "$module" && find . -type f \( -name '*.go' -o -name go.mod -o -name go.sum -o -name build.sh \) | LC_ALL=C sort); }
+# The module's sources and those of the local modules its go.mod replaces (`replace X => ../dir`:
+# the render module's Helm program serves the template engine's code too).
+local_modules() { sed -n 's|^replace [^ ]* => \(\.\.*/[^ ]*\)$|\1|p' "$module/go.mod"; }
+sources() {
+  (cd "$module" && for dir in . $(local_modules); do
+    find "$dir" -type f \( -name '*.go' -o -name go.mod -o -name go.sum -o -name build.sh \)
+  done | LC_ALL=C sort)
+}
 inputs="$( (cd "$module" && sources | xargs sha256sum && sha256sum <"$here/build-go.sh" && echo "$name $package $target") | sha256sum | cut -d' ' -f1)"
 if [ "${BUILD_GO_INPUTS:-}" = print ]; then
   echo "$inputs"
@@ -53,7 +61,8 @@ builds() {
     echo "linux arm64 $name-linux-arm64 zst"
   fi
 }
-key="$( (echo "$inputs" && go version) | sha256sum | cut -c1-32)"
+# The compressors' versions too: Node compresses, and another brotli or zstd gives other bytes.
+key="$( (echo "$inputs" && go version && node -p 'JSON.stringify([process.versions.brotli, process.versions.zstd])') | sha256sum | cut -c1-32)"
 out="$cache/$key"
 ready() {
   [ -f "$out/$name-licenses.txt" ] && [ -f "$out/$name-build.txt" ] || return 1
@@ -97,7 +106,7 @@ read -r goos goarch artifact ext < <(builds)
   echo "== Go standard library"
   cat "$(go env GOROOT)/LICENSE"
   GOOS=$goos GOARCH=$goarch go list -deps -f '{{with .Module}}{{if not .Main}}{{.Path}} {{.Version}} {{.Dir}}{{end}}{{end}}' "$package" |
-    LC_ALL=C sort -u | while read -r path version dir; do
+    LC_ALL=C sort -u | { grep -v '^tazuna-action/' || true; } | while read -r path version dir; do
       echo
       echo "== $path $version"
       cat "$dir"/LICENSE* "$dir"/LICENCE* "$dir"/COPYING* 2>/dev/null || echo "(no licence file found)"

@@ -82,6 +82,14 @@ export interface GoRenderModule extends RenderModule {
   twin(checkout: TwinCheckout): RenderModule
   /** Renders made so far, and renders a twin took from the head instead. */
   counts(): { rendered: number; reused: number }
+  /**
+   * Renders one Go template (src/go/template/engine) in the native Helm program, starting it if
+   * need be: the program links the engine's Go code, and starts in a fraction of the time the
+   * engine's WebAssembly loads in (docs/renderers.md#templates-in-the-native-helm-program).
+   * Undefined when this platform has no native Helm program or it cannot start; the template
+   * engine's WebAssembly renders then.
+   */
+  nativeTemplate(call: object): Promise<ProgramResponse | undefined>
 }
 
 /** A started program, in this thread or in a worker. */
@@ -110,7 +118,7 @@ export function createGoRenderModule(options: RenderModuleOptions): GoRenderModu
   const counts = { rendered: 0, reused: 0 }
   const loaded = new Map<RenderProgram, RendererVersions>()
   // The native programs' starts, once asked for (see underway).
-  const nativeStarts = new Map<RenderProgram, Promise<unknown>>()
+  const nativeStarts = new Map<RenderProgram, Promise<ProgramHost | undefined>>()
   const startNative = async (program: RenderProgram): Promise<ProgramHost | undefined> => {
     if (options.native === undefined) return undefined
     const started = performance.now()
@@ -142,10 +150,15 @@ export function createGoRenderModule(options: RenderModuleOptions): GoRenderModu
       return undefined
     }
   }
+  // A program's native start, once: its renders and the templates it serves share it.
+  const nativeHost = (program: RenderProgram): Promise<ProgramHost | undefined> => {
+    if (options.native === undefined) return Promise.resolve(undefined)
+    let starting = nativeStarts.get(program)
+    if (starting === undefined) nativeStarts.set(program, (starting = startNative(program)))
+    return starting
+  }
   const start = async (program: RenderProgram): Promise<ProgramHost> => {
-    const starting = startNative(program)
-    if (options.native !== undefined) nativeStarts.set(program, starting)
-    const native = await starting
+    const native = await nativeHost(program)
     if (native !== undefined) return native
     const started = performance.now()
     const compiled = await compileGoWasm(
@@ -279,8 +292,13 @@ export function createGoRenderModule(options: RenderModuleOptions): GoRenderModu
     counts.reused++
     return response.output
   }
+  const nativeTemplate = async (call: object): Promise<ProgramResponse | undefined> => {
+    const native = await nativeHost('helm')
+    return native?.call(JSON.stringify({ op: 'template', input: call }))
+  }
   return {
     ...module,
+    nativeTemplate,
     counts: () => ({ ...counts }),
     twin: (checkout) => ({
       loaded: merged,

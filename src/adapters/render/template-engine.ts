@@ -1,10 +1,12 @@
 /**
- * Loads the WebAssembly build of src/go/template/engine. The engine is loaded at most once,
- * and only when a template actually contains an action: text without `{{` renders to itself
- * (as in Go), which keeps the cold start of `check` on plain files near zero. From the bundle
- * it runs in a worker thread of its own, so that a template that never ends (three nested
- * `range 10000`) is stopped at render-timeout (docs/reliability.md#render-limits); from source
- * (the tests) in this thread. Its memory is bounded like the render programs'.
+ * Renders Go templates with src/go/template/engine: in the native Helm program where this
+ * platform has one (it links the engine's Go code), else in the engine's WebAssembly build. The
+ * engine is loaded at most once, and only when a template actually contains an action: text
+ * without `{{` renders to itself (as in Go), which keeps the cold start of `check` on plain
+ * files near zero. From the bundle the WebAssembly runs in a worker thread of its own, so that a
+ * template that never ends (three nested `range 10000`) is stopped at render-timeout
+ * (docs/reliability.md#render-limits), as the native program is; from source (the tests) in this
+ * thread. Its memory is bounded like the render programs'.
  */
 import {
   hasTemplateActions,
@@ -30,6 +32,12 @@ export interface GoTemplateEngineOptions {
   maxMemoryBytes?: number
   /** A longer output fails (UTF-16 units). */
   maxOutputBytes?: number
+  /**
+   * Renders a template natively where this platform can, in the native Helm program under the
+   * render module's limits (GoRenderModule.nativeTemplate); undefined when it cannot, and the
+   * WebAssembly build renders (docs/renderers.md#templates-in-the-native-helm-program).
+   */
+  native?: (call: TemplateCall) => Promise<ProgramResponse | undefined>
 }
 
 type RenderFunction = (
@@ -39,8 +47,8 @@ type RenderFunction = (
   name: string
 ) => { output?: string; error?: string; phase?: string }
 
-/** One render request as it crosses to a worker. */
-interface TemplateCall {
+/** One render request as it crosses to a worker or to the native program. */
+export interface TemplateCall {
   text: string
   dataJson: string
   mode: string
@@ -48,8 +56,9 @@ interface TemplateCall {
 }
 
 /**
- * A TemplateEngine over the Go WebAssembly build. `locate` is called on the first render that
- * needs Go; a failure to locate or load is reported by that render (and retried by the next).
+ * A TemplateEngine over the engine's Go code: natively (options.native) where it can, else its
+ * WebAssembly build. `locate` is called on the first render that needs the WebAssembly; a
+ * failure to locate or load is reported by that render (and retried by the next).
  */
 export function createGoTemplateEngine(
   locate: () => GoTemplateFiles | Promise<GoTemplateFiles>,
@@ -67,27 +76,36 @@ export function createGoTemplateEngine(
     }
     return workerCall(workerHost(program, options.workerScript, options, 'template'))
   }
+  const wasmCall = async (templateCall: TemplateCall): Promise<ProgramResponse> => {
+    loading ??= load()
+    let call: (call: TemplateCall) => Promise<ProgramResponse>
+    try {
+      call = await loading
+    } catch (error) {
+      loading = undefined
+      throw error
+    }
+    return call(templateCall).catch((error: unknown) => {
+      // An engine in this thread that failed may be gone: the next template starts a new one
+      // (a worker host replaces its own worker).
+      if (options.workerScript === undefined) loading = undefined
+      throw error
+    })
+  }
+  // Natively where this platform can, else in WebAssembly.
+  const renderCall = async (call: TemplateCall): Promise<ProgramResponse> =>
+    (await options.native?.(call)) ?? (await wasmCall(call))
   return {
     async render(request: RenderRequest): Promise<string> {
       if (!hasTemplateActions(request.text)) return request.text
-      loading ??= load()
-      let call: (call: TemplateCall) => Promise<ProgramResponse>
-      try {
-        call = await loading
-      } catch (error) {
-        loading = undefined
-        throw error
-      }
-      const response = await call({
+      const call: TemplateCall = {
         text: request.text,
         dataJson: JSON.stringify(request.data),
         mode: request.mode,
         name: request.name
-      }).catch((error: unknown) => {
+      }
+      const response = await renderCall(call).catch((error: unknown) => {
         // A template stopped at a limit failed as a template: the caller names its file.
-        // An engine in this thread that failed may be gone: the next template starts a new
-        // one (a worker host replaces its own worker).
-        if (options.workerScript === undefined) loading = undefined
         if (error instanceof RenderLimitError) throw new TemplateError(error.message, 'execute')
         throw error
       })

@@ -13,6 +13,7 @@ require (
 	sigs.k8s.io/kustomize/api v0.21.1
 	sigs.k8s.io/kustomize/kyaml v0.21.1
 	sigs.k8s.io/yaml v1.6.0
+	tazuna-action/gotemplate v0.0.0
 )
 
 require (
@@ -71,3 +72,7 @@ require (
 	sigs.k8s.io/randfill v1.0.0 // indirect
 	sigs.k8s.io/structured-merge-diff/v6 v6.3.2 // indirect
 )
+
+// The template engine's Go code (src/go/template/engine), which the native Helm program serves
+// too (cmd/helm/template_native.go).
+replace tazuna-action/gotemplate => ../../template/engine

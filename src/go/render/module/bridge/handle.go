@@ -40,7 +40,16 @@ type Result struct {
 	Reads     [][2]string
 	Documents json.RawMessage
 	Volatile  []string
+	// Phase, from the template op, says where a template failed: "parse" or "execute".
+	Phase string
 }
+
+// VerbatimError is an error whose text reaches the engine as it is, not reworded as Go on
+// Linux words file-system errors (errorText): a template's error is Go's text/template's own,
+// which the engine shows as the WebAssembly template engine gives it.
+type VerbatimError string
+
+func (e VerbatimError) Error() string { return string(e) }
 
 // request is one call: Op selects the handler, Input is its payload. ID, Policies and
 // Documents are the native transport's (several calls share one pipe; see Options).
@@ -60,6 +69,7 @@ type response struct {
 	Documents json.RawMessage   `json:"documents,omitempty"`
 	Volatile  []string          `json:"volatile,omitzero"`
 	Error     string            `json:"error,omitempty"`
+	Phase     string            `json:"phase,omitempty"`
 	Versions  map[string]string `json:"versions,omitempty"`
 }
 
@@ -85,7 +95,10 @@ func handle(raw []byte, handlers map[string]Handler, native bool) []byte {
 		opts = Options{Policies: req.Policies, Documents: req.Documents}
 	}
 	out, err := handler(req.Input, opts)
-	if err != nil {
+	if verbatim, ok := err.(VerbatimError); ok {
+		res.Error = string(verbatim)
+		res.Phase = out.Phase
+	} else if err != nil {
 		res.Error = errorText(err)
 	} else {
 		res.Documents = out.Documents

@@ -12,7 +12,11 @@ import (
 )
 
 func main() {
-	bridge.Serve(map[string]bridge.Handler{"helm": render, "documents": decode})
+	handlers := map[string]bridge.Handler{"helm": render, "documents": decode}
+	for op, handler := range templates {
+		handlers[op] = handler
+	}
+	bridge.Serve(handlers)
 }
 
 // decode answers with the documents of any text, as Tazuna decodes them: a helmfile manifest's
