@@ -11,33 +11,14 @@ import path from 'node:path'
 import { createGoRenderModule, type GoRenderModule } from '../../../src/adapters/render/module.js'
 import { locateNativeProgram, nativeArtifact } from '../../../src/adapters/render/native-program.js'
 import { createGoTemplateEngine } from '../../../src/adapters/render/template-engine.js'
-import {
-  TemplateError,
-  type RenderRequest,
-  type TemplateEngine
-} from '../../../src/go/template/engine.js'
+import { TemplateError, type TemplateEngine } from '../../../src/go/template/engine.js'
 import { renderModuleFiles } from '../../support/render-module.js'
-import { requests, titles } from '../../unit/go/template/cases.js'
+import { outcome, requests, titles } from '../../unit/go/template/cases.js'
 import { goTemplateEngineFiles } from '../../unit/go/template/go-oracle.js'
 import { fixturesDir } from './harness.js'
 
 const srcDir = path.resolve(import.meta.dirname, '../../../src')
 const linuxOnly = nativeArtifact('helm') !== undefined ? describe : describe.skip
-
-interface Outcome {
-  output: string
-  error?: string
-  phase?: string
-}
-
-async function outcome(engine: TemplateEngine, request: RenderRequest): Promise<Outcome> {
-  try {
-    return { output: await engine.render(request) }
-  } catch (error) {
-    if (!(error instanceof TemplateError)) throw error
-    return { output: '', error: error.message, phase: error.phase }
-  }
-}
 
 const noWasm = () => {
   throw new Error('the WebAssembly template engine must not load')

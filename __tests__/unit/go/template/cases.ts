@@ -7,7 +7,9 @@
 import {
   helmfileTemplateData,
   tazunaTemplateData,
-  type RenderRequest
+  TemplateError,
+  type RenderRequest,
+  type TemplateEngine
 } from '../../../../src/go/template/engine.js'
 
 const env = (environment: string) => tazunaTemplateData(environment)
@@ -129,3 +131,20 @@ export const titles = [
   ...tazunaCases.map((c) => `tazuna: ${c[0]}`),
   ...helmfileCases.map((c) => `helmfile: ${c[0]}`)
 ]
+
+/** What Go made of a template: its output, or its error and the phase that failed. */
+export interface GoResult {
+  output: string
+  error?: string
+  phase?: string
+}
+
+/** `request` through `engine`, a TemplateError as a result (any other error is thrown). */
+export async function outcome(engine: TemplateEngine, request: RenderRequest): Promise<GoResult> {
+  try {
+    return { output: await engine.render(request) }
+  } catch (error) {
+    if (!(error instanceof TemplateError)) throw error
+    return { output: '', error: error.message, phase: error.phase }
+  }
+}

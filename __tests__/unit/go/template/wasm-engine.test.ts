@@ -1,10 +1,5 @@
 import { beforeAll, describe, expect, it } from '@jest/globals'
-import {
-  tazunaTemplateData,
-  TemplateError,
-  type RenderRequest,
-  type TemplateEngine
-} from '../../../../src/go/template/engine.js'
+import { tazunaTemplateData, type TemplateEngine } from '../../../../src/go/template/engine.js'
 import { createGoTemplateEngine } from '../../../../src/adapters/render/template-engine.js'
 import {
   describeWithGo,
@@ -13,28 +8,13 @@ import {
   needsGo,
   runOracle
 } from './go-oracle.js'
-import { requests, titles } from './cases.js'
+import { outcome, requests, titles, type GoResult } from './cases.js'
 
 // Expected values come from Go itself: every case of cases.ts is also rendered by the same Go
 // code compiled natively (__tests__/oracle/template/render, run live with `go run`), and the
 // WebAssembly build called from Node must agree byte for byte, errors included.
 
 const env = (environment: string) => tazunaTemplateData(environment)
-
-interface GoResult {
-  output: string
-  error?: string
-  phase?: string
-}
-
-async function outcome(engine: TemplateEngine, request: RenderRequest): Promise<GoResult> {
-  try {
-    return { output: await engine.render(request) }
-  } catch (error) {
-    if (!(error instanceof TemplateError)) throw error
-    return { output: '', error: error.message, phase: error.phase }
-  }
-}
 
 describeWithGo(`Go template engine (WebAssembly) against native Go${needsGo}`, () => {
   let engine: TemplateEngine
