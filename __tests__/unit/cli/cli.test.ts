@@ -196,8 +196,11 @@ describeWithGo(`tazuna-action check with templates${needsGo}`, () => {
 
   it('reports a missing engine file named by TAZUNA_GOTEMPLATE_WASM', async () => {
     const file = path.join(fixtures, 'config-valid', 'tazuna.yaml')
+    // WebAssembly on purpose: on Linux the native Helm program renders templates instead
+    // (docs/renderers.md#templates-in-the-native-helm-program).
     const result = await cli(['check', '-f', file, '-e', 'prod'], {
-      TAZUNA_GOTEMPLATE_WASM: '/nonexistent/gotemplate.wasm.br'
+      TAZUNA_GOTEMPLATE_WASM: '/nonexistent/gotemplate.wasm.br',
+      TAZUNA_RENDER_NATIVE: 'off'
     })
     expect([result.code, result.stderr]).toEqual([
       1,
