@@ -41,6 +41,7 @@ import { destroyCommand } from './cli/destroy-command.js'
 import { tagsCommand } from './cli/tags-command.js'
 import { stateDriftCommand, statusCommand } from './cli/drift-commands.js'
 import { createEngine, type Engine } from './engine/engine.js'
+import { stopOnSignals } from './adapters/termination.js'
 import type { PathPolicy } from './config/confinement.js'
 import type { EnginePorts } from './engine/ports.js'
 
@@ -79,7 +80,17 @@ const nodeIo: CliIo = {
   stderr: (text) => process.stderr.write(text),
   env: process.env,
   readLine: readStdinLine,
-  isTTY: process.stdout.isTTY === true
+  isTTY: process.stdout.isTTY === true,
+  stopOnSignals: () =>
+    stopOnSignals({
+      onFirst: (name) =>
+        process.stderr.write(
+          `\n${name}: cancelling. No request starts any more; the requests in flight finish, ` +
+            'the manifests whose objects were all applied record their State, the lock is ' +
+            'released.\nPress Ctrl-C again to stop now (the lock is released first).\n'
+        ),
+      onUrgent: (why) => process.stderr.write(`stopping now (${why}): releasing the lock\n`)
+    })
 }
 
 /** Reads stdin up to the first line break (Tazuna's bufio ReadString('\n')). */
@@ -124,6 +135,11 @@ export async function runCli(
       io.stdout(usage())
       return parsed.help ? 0 : 1
     }
+    const stop =
+      parsed.command.stopsOnSignals === true && io.signal === undefined
+        ? io.stopOnSignals?.()
+        : undefined
+    if (stop !== undefined) io = { ...io, ...stop }
     const engine = createCliEngine(parsed.flags, io)
     try {
       return await parsed.command.run({
@@ -315,7 +331,8 @@ export function createCliEngine(
       confine: repositoryPolicy(flags),
       ...(flags.renderLimits ? { renderLimits: flags.renderLimits } : {}),
       ...(twin ? { twin } : {}),
-      ...(io.signal ? { signal: io.signal } : {})
+      ...(io.signal ? { signal: io.signal } : {}),
+      ...(io.beforeExit ? { beforeExit: io.beforeExit } : {})
     }),
     ...ports
   })

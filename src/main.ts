@@ -56,6 +56,7 @@ import { renderAtCommit } from './engine/base-render.js'
 import type { BeforeSide } from './engine/content-diff.js'
 import type { PullRequest } from './action/ports.js'
 import { systemClock } from './adapters/clock.js'
+import { stopOnSignals, type Termination } from './adapters/termination.js'
 import { causeFirst } from './errors.js'
 import { createSecretRegistry } from './render/secrets.js'
 
@@ -64,6 +65,7 @@ import { createSecretRegistry } from './render/secrets.js'
  * publish (a fork's Diff, on workflow_run), as the inputs say.
  */
 export async function run(): Promise<void> {
+  let stop: Termination | undefined
   try {
     const settings = readSettings({
       input: (name) => core.getInput(name),
@@ -72,13 +74,30 @@ export async function run(): Promise<void> {
     })
     if (settings.githubToken !== '') core.setSecret(settings.githubToken)
     runSecrets.registerSecret(settings.githubToken)
-    await runMode(settings)
+    // A cancelled merge run ends its apply and reports it; every other mode holds no lock and
+    // posts whole texts only, so the runner's signal ends it at once (docs/reliability.md#cancellation).
+    if (settings.mode === 'apply') stop = stopOnSignals(actionStopMessages)
+    await runMode(settings, stop)
   } catch (error) {
     core.setFailed(causeFirst(error))
+  } finally {
+    // A cancelled run that left something holding the process still ends at the grace
+    // period's end (src/adapters/termination.ts).
+    stop?.dispose()
   }
 }
 
-async function runMode(settings: Settings): Promise<void> {
+const actionStopMessages = {
+  onFirst: (name: string) =>
+    core.warning(
+      `${name}: the run was cancelled. No request starts any more; the requests in flight ` +
+        'finish, the manifests whose objects were all applied record their State, the lock is ' +
+        'released, and the summary and the pull request say what was applied.'
+    ),
+  onUrgent: (why: string) => core.error(`stopping now (${why}): releasing the lock`)
+}
+
+async function runMode(settings: Settings, stop: Termination | undefined): Promise<void> {
   const env = process.env
   const runner = createActionsRunner({
     workspace: env.GITHUB_WORKSPACE || process.cwd(),
@@ -114,7 +133,8 @@ async function runMode(settings: Settings): Promise<void> {
         onSessionOpened: (describe) => core.info(`Cluster: ${describe}`),
         ...(env.RUNNER_TEMP ? { tempDir: env.RUNNER_TEMP } : {}),
         confine,
-        ...(twin ? { twin } : {})
+        ...(twin ? { twin } : {}),
+        ...(stop ? { signal: stop.signal, beforeExit: stop.beforeExit } : {})
       })
     )
   const workspace = env.GITHUB_WORKSPACE || process.cwd()

@@ -54,6 +54,8 @@ export interface ProcessPortsOptions {
   twin?: TwinCheckout
   /** Cancels the run (EnginePorts.signal). */
   signal?: AbortSignal
+  /** What the process finishes before it stops at once (EnginePorts.beforeExit). */
+  beforeExit?: EnginePorts['beforeExit']
 }
 
 /** The engine's ports for this process. */
@@ -106,7 +108,8 @@ export function processEnginePorts(options: ProcessPortsOptions): EnginePorts {
     registerSecret: options.registerSecret ?? (() => undefined),
     log: options.log,
     clock: systemClock,
-    ...(options.signal ? { signal: options.signal } : {})
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.beforeExit ? { beforeExit: options.beforeExit } : {})
   }
 }
 

@@ -36,6 +36,12 @@ export interface ApplyOptions<M extends ManifestUnit = ManifestUnit> {
    * Tag filter: unselected manifests are skipped inside their layer (docs/compatibility.md#layers).
    */
   isSelected?: (m: M) => boolean
+  /**
+   * The run's cancellation (src/engine/cancellation.ts): once it aborts no manifest starts, the
+   * manifests in flight end (their State saved only when all of their objects were applied),
+   * and the report says where the run stopped.
+   */
+  signal?: AbortSignal
 }
 
 /** The ports a run uses; `build` renders one manifest. */
@@ -51,7 +57,8 @@ export interface ApplyDeps<M extends ManifestUnit> {
 export interface ManifestReport {
   manifest: string
   type: string
-  result: 'applied' | 'unchanged' | 'skipped' | 'filtered' | 'failed' | 'not-run'
+  /** `cancelled`: it was under way when the run was cancelled, and did not finish. */
+  result: 'applied' | 'unchanged' | 'skipped' | 'filtered' | 'failed' | 'cancelled' | 'not-run'
   counts: ManifestCounts
   durationMs: number
   error?: string
@@ -60,7 +67,7 @@ export interface ManifestReport {
 /** What happened to one layer (index 0-based, as in `layer N apply failed`). */
 export interface LayerReport {
   index: number
-  result: 'succeeded' | 'failed' | 'not-run'
+  result: 'succeeded' | 'failed' | 'cancelled' | 'not-run'
   manifests: ManifestReport[]
   durationMs: number
 }
@@ -71,6 +78,11 @@ export interface ApplyReport {
   layers: LayerReport[]
   durationMs: number
   error?: string
+  /**
+   * The run was cancelled: in which layer (0-based; absent: after the last one, before
+   * spec.tests) and why (the signal's reason, e.g. `SIGINT`).
+   */
+  cancelled?: { layer?: number; reason: string }
 }
 
 // Manifests of a layer in flight at once. Renders are bounded on their own (render-ahead, the
@@ -97,6 +109,16 @@ export async function runLayeredApply<M extends ManifestUnit>(
     return report
   }
   const selected = (m: M): boolean => options.isSelected?.(m) ?? true
+  const cancelled = (layer: number | undefined): ApplyReport => {
+    const reason = reasonOf(options.signal)
+    report.cancelled = { ...(layer === undefined ? {} : { layer }), reason }
+    const where =
+      layer === undefined ? 'before spec.tests' : `in layer ${layer + 1} of ${layers.length}`
+    const errors = report.layers
+      .flatMap((l) => l.manifests)
+      .flatMap((r) => (r.error === undefined ? [] : [r.error]))
+    return finish([`the run was cancelled (${reason}) ${where}`, ...errors].join('\n'))
+  }
   let stored: Map<string, StoredState>
   try {
     const names = layers
@@ -105,12 +127,22 @@ export async function runLayeredApply<M extends ManifestUnit>(
       .map((m) => m.name)
     stored = await deps.store.readMany(names)
   } catch (error) {
-    return finish(messageOf(error))
+    if (!aborted(options.signal)) return finish(messageOf(error))
+    report.layers.push(...notRunLayers(layers, 0))
+    return cancelled(0)
   }
   const pending: PendingSave[] = []
   for (const [index, layer] of layers.entries()) {
+    if (aborted(options.signal)) {
+      report.layers.push(...notRunLayers(layers, index))
+      return cancelled(index)
+    }
     const layerReport = await runLayer(index, layer, { options, deps, stored, pending, selected })
     report.layers.push(layerReport)
+    if (layerReport.result === 'cancelled') {
+      report.layers.push(...notRunLayers(layers, index + 1))
+      return cancelled(index)
+    }
     const errors = layerReport.manifests.flatMap((r) => (r.error === undefined ? [] : [r.error]))
     if (errors.length > 0) {
       report.layers.push(...notRunLayers(layers, index + 1))
@@ -118,7 +150,9 @@ export async function runLayeredApply<M extends ManifestUnit>(
     }
   }
   try {
+    // Every layer applied: held (atomic) State writes are owed even to a cancelled run.
     for (const p of pending) await p.save()
+    if (aborted(options.signal) && specTests.length > 0) return cancelled(undefined)
     for (const [i, test] of specTests.entries()) {
       await runTestPlugin(test, deps).catch((error: unknown) => {
         throw new Error(`spec.tests[${i}] (${test.type ?? ''}) failed: ${messageOf(error)}`)
@@ -148,9 +182,10 @@ async function runLayer<M extends ManifestUnit>(
     runOne(m, lc)
   )
   const failed = reports.some((r) => r.result === 'failed')
+  const stopped = reports.some((r) => r.result === 'cancelled' || r.result === 'not-run')
   return {
     index,
-    result: failed ? 'failed' : 'succeeded',
+    result: stopped ? 'cancelled' : failed ? 'failed' : 'succeeded',
     manifests: reports,
     durationMs: lc.deps.clock.now() - started
   }
@@ -175,6 +210,7 @@ async function runOne<M extends ManifestUnit>(m: M, lc: LayerContext<M>): Promis
     deps.log.info(`skip manifest due to tags filter manifest=${m.name}`)
     return report('filtered')
   }
+  if (aborted(options.signal)) return report('not-run')
   deps.log.info(`[${m.type}] ${m.name}${m.description ? ` - ${m.description}` : ''}`)
   let outcome: ManifestOutcome
   try {
@@ -201,6 +237,8 @@ async function runOne<M extends ManifestUnit>(m: M, lc: LayerContext<M>): Promis
     const message =
       error instanceof ManifestError ? error.message : `manifest "${m.name}": ${messageOf(error)}`
     deps.log.warn(message)
+    // Cut short by the cancellation (its next request refused, its render abandoned).
+    if (aborted(options.signal)) return report('cancelled', zeroCounts(), message)
     return report('failed', zeroCounts(), message)
   }
   if (outcome.pending) lc.pending.push(outcome.pending)
@@ -246,6 +284,16 @@ export async function mapConcurrently<T, R>(
 
 function zeroCounts(): ManifestCounts {
   return { added: 0, modified: 0, alwaysSync: 0, pruned: 0, kept: 0, applied: 0 }
+}
+
+/** Whether the run was cancelled (read afresh: it changes while a manifest runs). */
+function aborted(signal: AbortSignal | undefined): boolean {
+  return signal?.aborted === true
+}
+
+/** The signal's reason as the report names it: `SIGINT`, or `cancelled` without one. */
+function reasonOf(signal: AbortSignal | undefined): string {
+  return typeof signal?.reason === 'string' && signal.reason !== '' ? signal.reason : 'cancelled'
 }
 
 function emptyStored(): StoredState {

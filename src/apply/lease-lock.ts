@@ -185,12 +185,16 @@ function keepRenewed(
       }
     }
   })()
+  // Released once: the run's own release and a process stopping at once may both ask.
+  let releasing: Promise<void> | undefined
   return {
-    async release() {
-      released = true
-      stop.abort()
-      await renewing
-      await store.remove(options.name, lease.resourceVersion)
+    release() {
+      return (releasing ??= (async () => {
+        released = true
+        stop.abort()
+        await renewing
+        await store.remove(options.name, lease.resourceVersion)
+      })())
     }
   }
 }

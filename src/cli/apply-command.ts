@@ -5,6 +5,7 @@
  * tazuna.yaml directory. Log lines go to stderr; a failure is `error: <message>`, exit code 1.
  */
 import type { ApplySwitches } from '../engine/engine.js'
+import type { ApplyOutcome, ApplyResult } from '../report/model.js'
 import { parseDurationSeconds } from '../inputs.js'
 import { InputError } from '../errors.js'
 import { compareWithReviewed, type ReviewedDiff } from '../report/diff-gate.js'
@@ -51,6 +52,7 @@ function requireReviewed(reviewed: ReviewedDiff, log: { info(message: string): v
 export const applyCommand: CliCommand = {
   name: 'apply',
   summary: 'Apply manifests layer by layer and record State (--sync: only what changed)',
+  stopsOnSignals: true,
   options: {
     sync: { type: 'boolean' },
     prune: { type: 'boolean' },
@@ -91,7 +93,28 @@ export const applyCommand: CliCommand = {
         allowOlderCommit: options['allow-older-commit'] === true
       }
     })
+    if (outcome.cancelled !== undefined) return reportCancelled(outcome, io)
     if (outcome.failure !== undefined) throw new Error(outcome.failure.message)
     return 0
   }
+}
+
+const cancelledLines: Record<ApplyResult, string> = {
+  applied: 'applied, State saved',
+  unchanged: 'unchanged',
+  skipped: 'skipped (no name)',
+  filtered: 'not selected by tags',
+  failed: 'failed, State not saved',
+  cancelled: 'cancelled before all of its objects were applied, State not saved',
+  'not-run': 'not run'
+}
+
+/** A cancelled apply: one line per manifest saying what it did, then where it stopped; 130. */
+function reportCancelled(outcome: ApplyOutcome, io: CommandContext['io']): number {
+  for (const m of outcome.layers.flat()) {
+    io.stderr(`manifest ${JSON.stringify(m.manifest)}: ${cancelledLines[m.result]}\n`)
+  }
+  const first = outcome.failure?.message.split('\n')[0] ?? 'the run was cancelled'
+  io.stderr(`error: ${first}; a re-run applies what is missing\n`)
+  return 130
 }

@@ -49,6 +49,13 @@ export interface CliIo {
    * request starts after it, a held run lock is released, the command fails naming the cause.
    */
   signal?: AbortSignal
+  /** With `signal`: what the process finishes before it stops at once (EnginePorts.beforeExit). */
+  beforeExit?: (task: () => Promise<void>) => () => void
+  /**
+   * This process's SIGINT and SIGTERM end the command instead of the process
+   * (src/adapters/termination.ts); `apply` asks for it. Absent in tests, which pass `signal`.
+   */
+  stopOnSignals?: () => { signal: AbortSignal; beforeExit: NonNullable<CliIo['beforeExit']> }
 }
 
 /** A git commit of tazuna.yaml's repository to render, for `state diff --content=base`. */
@@ -111,6 +118,11 @@ export interface CliCommand {
    * `--content` is `--content=base`.
    */
   bareValues?: Record<string, string>
+  /**
+   * SIGINT and SIGTERM end the command, which reports what it did, instead of the process
+   * (CliIo.stopOnSignals; docs/reliability.md#cancellation).
+   */
+  stopsOnSignals?: boolean
   /** Returns the exit code; user errors are thrown as Error (printed as `error: <message>`). */
   run(context: CommandContext): Promise<number>
 }

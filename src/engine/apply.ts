@@ -72,6 +72,8 @@ export async function applyConfigRun(
           ttlSeconds: DEFAULT_LOCK_TTL_SECONDS,
           ...request.lock
         })
+  // A process told to stop at once still releases the lock first (src/engine/cancellation.ts).
+  const unregister = lock && deps.beforeExit?.(() => lock.release())
   try {
     const store = tellingFirstRead(readingOnceUntilSaved(session.store), deps.stateRead)
     const once = { ...deps, session: { ...session, store } }
@@ -82,6 +84,7 @@ export async function applyConfigRun(
   } finally {
     deps.stateRead?.reject(new Error('the apply ended before it read State'))
     await lock?.release()
+    unregister?.()
   }
 }
 
@@ -196,6 +199,10 @@ export interface ApplyDeps {
   build: (m: Manifest) => Promise<DesiredState>
   /** Told the State the run reads under its lock (render records wait for it). */
   stateRead?: Deferred<Map<string, StoredState>>
+  /** EnginePorts.beforeExit: the lock's release, if the process must stop at once. */
+  beforeExit?: (task: () => Promise<void>) => () => void
+  /** EnginePorts.signal: a cancelled run starts no more manifests and says so in its report. */
+  signal?: AbortSignal
 }
 
 function layeredApply(
@@ -212,7 +219,8 @@ function layeredApply(
       prune: request.prune,
       atomic: request.atomic,
       gitCommitHash: request.gitCommitHash,
-      isSelected: (m) => selectedByTags(m.tags, settings.tags)
+      isSelected: (m) => selectedByTags(m.tags, settings.tags),
+      ...(deps.signal ? { signal: deps.signal } : {})
     },
     {
       cluster: session.cluster,
@@ -242,12 +250,14 @@ export function outcomeOf(report: ApplyReport): ApplyOutcome {
     }))
   )
   if (report.ok) return { layers }
-  const failed = report.layers.find((l) => l.result === 'failed')
+  const failed = report.layers.find((l) => l.result === 'failed' || l.result === 'cancelled')
+  const layer = report.cancelled ? report.cancelled.layer : failed?.index
   return {
     layers,
     failure: {
       message: report.error ?? 'apply failed',
-      ...(failed ? { layer: failed.index } : {})
-    }
+      ...(layer === undefined ? {} : { layer })
+    },
+    ...(report.cancelled ? { cancelled: report.cancelled } : {})
   }
 }

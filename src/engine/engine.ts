@@ -292,7 +292,9 @@ export function createEngine(settings: EngineSettings, given: EnginePorts): Engi
         session,
         clock: ports.clock,
         build,
-        ...(stateRead ? { stateRead } : {})
+        ...(stateRead ? { stateRead } : {}),
+        ...(ports.beforeExit ? { beforeExit: ports.beforeExit } : {}),
+        ...(ports.signal ? { signal: ports.signal } : {})
       })
     },
     async drift(run) {

@@ -128,4 +128,10 @@ export interface EnginePorts {
    * abandoned, a held run lock is still released (src/engine/cancellation.ts).
    */
   signal?: AbortSignal
+  /**
+   * Registers work the process must finish before it stops at once (a second signal, or the
+   * grace period after the first ran out): the run lock's release. Returns its unregistration.
+   * Absent: nothing stops the process early (tests, the command line's read-only commands).
+   */
+  beforeExit?: (task: () => Promise<void>) => () => void
 }

@@ -6,7 +6,7 @@
  * after the hidden marker line, so the comment's first visible line says how the merge went;
  * the reviewed Diff follows unchanged.
  */
-import { renderApplyMarkdown } from './apply-markdown.js'
+import { cancelledWhere, renderApplyMarkdown } from './apply-markdown.js'
 import { commentBudget } from './comment.js'
 import { clip, inlineCode } from './markdown.js'
 import type { ApplyReport } from './model.js'
@@ -83,6 +83,7 @@ function glance(note: AppliedNote): string {
         ? ', reviewed Diff'
         : ', Diff not reviewed'
   if (note.report === undefined) return `⛔ Applied: nothing — the apply was refused${reviewed}`
+  if (note.report.cancelled !== undefined) return `⚠️ ${cancelledGlance(note.report)}${reviewed}`
   const failure = note.report.failure
   if (failure === undefined) return `✅ Applied${reviewed}`
   if (failure.layer === undefined) return `❌ Applied: failed${reviewed}`
@@ -92,6 +93,13 @@ function glance(note: AppliedNote): string {
   const named = failed.length > 3 ? [...failed.slice(0, 3), `${failed.length - 3} more`] : failed
   const manifests = failed.length === 0 ? '' : ` (${named.join(', ')})`
   return `❌ Applied: failed in layer ${failure.layer + 1}${manifests}${reviewed}`
+}
+
+// `Cancelled (SIGINT) in layer 2 of 3: 2 of 4 manifests not applied, a re-run converges`.
+function cancelledGlance(report: ApplyReport): string {
+  const all = report.layers.flat()
+  const left = all.filter((m) => m.result === 'cancelled' || m.result === 'not-run').length
+  return `${cancelledWhere(report)}: ${left} of ${all.length} manifests not applied, a re-run converges`
 }
 
 function verdictLines(note: AppliedNote): string[] {

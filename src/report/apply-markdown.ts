@@ -45,14 +45,36 @@ const headline = (report: ApplyReport): string => {
   const total = sumCounts(all.map((m) => m.counts))
   const commit = report.sha === '' ? '' : ` · commit ${inlineCode(report.sha.slice(0, 7))}`
   const outcome =
-    report.failure === undefined
-      ? `Applied: ${describeCounts(total)}`
-      : report.failure.layer === undefined
-        ? 'Failed'
-        : `Failed in layer ${report.failure.layer + 1}`
+    report.cancelled !== undefined
+      ? cancelledWhere(report)
+      : report.failure === undefined
+        ? `Applied: ${describeCounts(total)}`
+        : report.failure.layer === undefined
+          ? 'Failed'
+          : `Failed in layer ${report.failure.layer + 1}`
   const applied = all.filter((m) => m.result === 'applied').length
-  return `**${outcome}.** ${applied} of ${all.length} manifests applied in ${report.layers.length} layer${report.layers.length === 1 ? '' : 's'}${commit}.\n\n`
+  return `**${outcome}.** ${applied} of ${all.length} manifests applied in ${report.layers.length} layer${report.layers.length === 1 ? '' : 's'}${commit}.${cancelledNote(report)}\n\n`
 }
+
+/** `Cancelled (SIGINT) in layer 2 of 3`, or `… after the last layer` (before spec.tests). */
+export function cancelledWhere(report: Pick<ApplyReport, 'cancelled' | 'layers'>): string {
+  const cancelled = report.cancelled
+  if (cancelled === undefined) return ''
+  const where =
+    cancelled.layer === undefined
+      ? 'after the last layer, before spec.tests'
+      : `in layer ${cancelled.layer + 1} of ${report.layers.length}`
+  // A signal's name in practice; anything else is not shown (it would not be inert).
+  const reason = /^[\w .-]{1,40}$/.test(cancelled.reason) ? cancelled.reason : 'cancelled'
+  return `Cancelled (${reason}) ${where}`
+}
+
+// What a reader of a cancelled run needs next (docs/reliability.md#cancellation).
+const cancelledNote = (report: ApplyReport): string =>
+  report.cancelled === undefined
+    ? ''
+    : ' The applied manifests recorded their State; the others recorded none. A re-run of the job ' +
+      'applies what is missing.'
 
 const resultLabels: Record<ManifestApply['result'], string> = {
   applied: '✅ applied',
@@ -60,6 +82,7 @@ const resultLabels: Record<ManifestApply['result'], string> = {
   skipped: '⏭️ skipped (no name)',
   filtered: '⏭️ not selected by tags',
   failed: '❌ failed',
+  cancelled: '⚠️ cancelled, State not saved',
   'not-run': '⏸️ not run'
 }
 
@@ -83,6 +106,24 @@ const layerSection =
     )
   }
 
+// The first line of the cancelled run's message says where; the manifests' own lines (their
+// last request refused) are in the layer tables already.
+const cancelledSection = (report: ApplyReport, limit: number): string => {
+  const notApplied = report.layers
+    .flat()
+    .filter((m) => m.result === 'cancelled' || m.result === 'not-run')
+    .map((m) => inlineCode(clip(m.manifest, 100)))
+  const named =
+    notApplied.length > 20
+      ? [...notApplied.slice(0, 20), `${notApplied.length - 20} more`]
+      : notApplied
+  const first = report.failure?.message.split('\n')[0] ?? ''
+  return (
+    `#### ${cancelledWhere(report)}\n\n${codeBlock(clip(first, limit), 'text')}\n` +
+    (named.length === 0 ? '' : `Not applied: ${named.join(', ')}.\n`)
+  )
+}
+
 const removed = (m: ManifestApply): string =>
   m.counts.pruned === 0
     ? String(m.counts.removed)
@@ -90,6 +131,7 @@ const removed = (m: ManifestApply): string =>
 
 const failureSection = (report: ApplyReport, limit: number): string => {
   if (report.failure === undefined) return ''
+  if (report.cancelled !== undefined) return cancelledSection(report, limit)
   const { layer, message } = report.failure
   // The message is upstream's, which counts layers from 0 (docs/compatibility.md#apply-flow);
   // the heading names the layer as the tables do, so the 0-based prefix would only contradict it.

@@ -69,7 +69,8 @@ export function applyReportJson(report: ApplyReport): string {
     renderers: report.renderers ?? null,
     counts: sumCounts(report.layers.flat().map((m) => m.counts)),
     layers: report.layers,
-    failure: report.failure ?? null
+    failure: report.failure ?? null,
+    cancelled: report.cancelled ?? null
   }
   return `${JSON.stringify(document, null, 2)}\n`
 }

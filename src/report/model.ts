@@ -89,8 +89,12 @@ export interface DiffCounts {
   alwaysSync: number
 }
 
-/** How one manifest's apply ended (`filtered`: not selected by tags; `not-run`: a layer failed). */
-export type ApplyResult = 'applied' | 'unchanged' | 'skipped' | 'filtered' | 'failed' | 'not-run'
+/**
+ * How one manifest's apply ended (`filtered`: not selected by tags; `cancelled`: under way when
+ * the run was cancelled, State not saved; `not-run`: a layer failed, or the run was cancelled).
+ */
+export type ApplyResult =
+  'applied' | 'unchanged' | 'skipped' | 'filtered' | 'failed' | 'cancelled' | 'not-run'
 
 /** What an apply did, by Diff entry type; `pruned` of the `removed` entries were deleted. */
 export interface ApplyCounts extends DiffCounts {
@@ -112,6 +116,11 @@ export interface ApplyOutcome {
   layers: readonly (readonly ManifestApply[])[]
   /** Set when the run failed: Tazuna's error message and the layer (0-based), if in one. */
   failure?: { layer?: number; message: string }
+  /**
+   * Set when the run was cancelled (a signal; `failure` is set too): where (layer 0-based;
+   * absent: after the last layer) and why, e.g. `SIGINT`.
+   */
+  cancelled?: { layer?: number; reason: string }
 }
 
 /** Everything the apply job summary shows. */

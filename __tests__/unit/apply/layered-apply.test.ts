@@ -249,3 +249,78 @@ describe('layers', () => {
     )
   })
 })
+
+// docs/reliability.md#cancellation: the fake cluster plays a KubeClient whose signal aborted
+// (it refuses every request that would start after it, src/adapters/kube/client.ts).
+describe('a cancelled run', () => {
+  function cancellable(objects: Record<string, JsonObject[]>) {
+    const s = setup(objects)
+    const controller = new AbortController()
+    const onApply = s.cluster.onApply
+    s.cluster.onApply = async (o) => {
+      await onApply(o)
+      if (controller.signal.aborted) throw new Error('not sent, because the run was cancelled')
+    }
+    return { ...s, controller }
+  }
+
+  it('saves State for the manifests that applied all of their objects, and for no other', async () => {
+    const { cluster, store, run, controller } = cancellable({
+      a: [cm('n', 'a1')],
+      b: [cm('n', 'b1')],
+      c: [cm('n', 'c1'), cm('n', 'c2')],
+      d: [cm('n', 'd1')]
+    })
+    // The signal arrives while c's first object is on its way: c's second is refused.
+    cluster.onApply = async (o) => {
+      if ((o.metadata as { name: string }).name === 'c1') controller.abort('SIGINT')
+      if (controller.signal.aborted && (o.metadata as { name: string }).name === 'c2')
+        throw new Error('not sent, because the run was cancelled (SIGINT)')
+    }
+    const report = await run([[u('a')], [u('b'), u('c')], [u('d')]], {
+      concurrency: 1,
+      signal: controller.signal
+    })
+    expect(report.ok).toBe(false)
+    expect(report.cancelled).toEqual({ layer: 1, reason: 'SIGINT' })
+    expect(report.layers.map((l) => [l.result, ...l.manifests.map((m) => m.result)])).toEqual([
+      ['succeeded', 'applied'],
+      ['cancelled', 'applied', 'cancelled'],
+      ['not-run', 'not-run']
+    ])
+    expect(store.saves.map((s) => s.manifest)).toEqual(['a', 'b'])
+    expect(cluster.calls).not.toContain('apply v1/ConfigMap/n/d1')
+    expect(report.error?.split('\n')[0]).toBe('the run was cancelled (SIGINT) in layer 2 of 3')
+    expect(report.error).toContain('manifest "c": ')
+  })
+
+  it('starts no manifest and no layer once cancelled between layers', async () => {
+    const { cluster, store, run, controller } = cancellable({
+      a: [cm('n', 'a1')],
+      b: [cm('n', 'b1')]
+    })
+    cluster.onApply = () => {
+      controller.abort('SIGTERM')
+      return Promise.resolve()
+    }
+    const report = await run([[u('a')], [u('b')]], { signal: controller.signal })
+    expect(report.cancelled).toEqual({ layer: 1, reason: 'SIGTERM' })
+    expect(report.layers.map((l) => l.manifests.map((m) => m.result))).toEqual([
+      ['applied'],
+      ['not-run']
+    ])
+    expect(store.saves.map((s) => s.manifest)).toEqual(['a'])
+    expect(cluster.calls).toEqual(['apply v1/ConfigMap/n/a1'])
+  })
+
+  it('keeps a manifest that failed on its own failed, and a run not cancelled unchanged', async () => {
+    const { cluster, run, controller } = cancellable({ a: [cm('n', 'a1')] })
+    cluster.failOn.add('a1')
+    const report = await run([[u('a')]], { signal: controller.signal })
+    expect(report.cancelled).toBeUndefined()
+    expect(report.layers[0]?.manifests[0]?.result).toBe('failed')
+    expect(report.error).toBe(
+      'layer 0 apply failed: manifest "a": failed to apply resource /v1/ConfigMap/n/a1: HTTP 422 Invalid: a1 is broken'
+    )
+  })
+})

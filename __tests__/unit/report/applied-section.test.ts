@@ -80,3 +80,63 @@ describe('the failure in the apply summary', () => {
     expect(markdown).not.toContain('layer 1 apply failed')
   })
 })
+
+// docs/reliability.md#cancellation: a run cancelled in layer 2 of 3, as the layered apply
+// reports it (src/apply/layered-apply.ts).
+const cancelledInLayer2: ApplyReport = {
+  ...failedInLayer2,
+  layers: [
+    [{ manifest: 'namespace', result: 'applied', counts, durationMs: 10 }],
+    [
+      { manifest: 'db', result: 'applied', counts, durationMs: 5 },
+      {
+        manifest: 'app',
+        result: 'cancelled',
+        counts: zero,
+        durationMs: 5,
+        error:
+          'manifest "app": apply v1 ConfigMap n/a: not sent, because the run was cancelled (SIGINT)'
+      }
+    ],
+    [{ manifest: 'web', result: 'not-run', counts: zero, durationMs: 0 }]
+  ],
+  failure: {
+    layer: 1,
+    message: 'the run was cancelled (SIGINT) in layer 2 of 3\nmanifest "app": …'
+  },
+  cancelled: { layer: 1, reason: 'SIGINT' }
+}
+
+describe('the "Applied" section of a cancelled run', () => {
+  const section = renderAppliedSection({ ...note, report: cancelledInLayer2 }, 65_000)
+
+  it('says at a glance where it was cancelled, how much was not applied, and that a re-run converges', () => {
+    expect(visibleLines(section)[0]).toBe(
+      '### ⚠️ Cancelled (SIGINT) in layer 2 of 3: 2 of 4 manifests not applied, a re-run converges, reviewed Diff'
+    )
+  })
+
+  it('lists what was applied and what was not, and which State was saved', () => {
+    expect(section).toContain('| `db` | ✅ applied |')
+    expect(section).toContain('| `app` | ⚠️ cancelled, State not saved |')
+    expect(section).toContain('| `web` | ⏸️ not run |')
+    expect(section).toContain('**Cancelled (SIGINT) in layer 2 of 3.** 2 of 4 manifests applied')
+    expect(section).toContain('A re-run of the job applies what is missing.')
+    expect(section).toContain('#### Cancelled (SIGINT) in layer 2 of 3\n')
+    expect(section).toContain('Not applied: `app`, `web`.')
+    expect(section).not.toContain('Later layers were not applied')
+    expect(balanceOf(section)).toEqual(wellFormed)
+  })
+
+  it('keeps a hostile signal reason inert', () => {
+    const hostile = renderAppliedSection(
+      {
+        ...note,
+        report: { ...cancelledInLayer2, cancelled: { layer: 1, reason: '`x` <img src=y> **z**' } }
+      },
+      65_000
+    )
+    expect(balanceOf(hostile)).toEqual(wellFormed)
+    expect(hostile).not.toContain('<img')
+  })
+})

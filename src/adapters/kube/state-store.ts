@@ -51,10 +51,13 @@ export class KubeStateStore implements StateStore {
 
   constructor(private readonly client: KubeClient) {}
 
-  async read(manifest: string): Promise<StoredState> {
+  async read(manifest: string, saving = false): Promise<StoredState> {
     const name = configMapName(manifest)
     const what = `read state of manifest "${manifest}" (GET ConfigMap ${STATE_NAMESPACE}/${name})`
-    const res = await this.client.request({ method: 'GET', path: `${CONFIGMAPS}/${name}` }, what)
+    const res = await this.client.request(
+      { method: 'GET', path: `${CONFIGMAPS}/${name}`, ...stateWrite(saving) },
+      what
+    )
     if (res.status === 404) return { state: emptyState() }
     if (res.status !== 200) throw responseError(what, res)
     return this.remember(manifest, jsonBody<ConfigMap>(what, res))
@@ -86,7 +89,7 @@ export class KubeStateStore implements StateStore {
         return
       }
       if (res.status !== 409) throw responseError(`save state of manifest "${manifest}"`, res)
-      const current = await this.read(manifest)
+      const current = await this.read(manifest, true)
       const unchanged = untouchedEntriesUnchanged(
         options.base.state.entries,
         current.state.entries,
@@ -135,7 +138,7 @@ export class KubeStateStore implements StateStore {
         data
       }
       return this.client.request(
-        { method: 'POST', path: CONFIGMAPS, body },
+        { method: 'POST', path: CONFIGMAPS, body, ...stateWrite(true) },
         `save state of manifest "${manifest}" (create ${target})`
       )
     }
@@ -143,7 +146,8 @@ export class KubeStateStore implements StateStore {
       {
         method: 'PUT',
         path: `${CONFIGMAPS}/${name}`,
-        body: this.updateBody(manifest, data, resourceVersion, record)
+        body: this.updateBody(manifest, data, resourceVersion, record),
+        ...stateWrite(true)
       },
       `save state of manifest "${manifest}" (update ${target})`
     )
@@ -231,7 +235,7 @@ export class KubeStateStore implements StateStore {
   private async createNamespaceIfMissing(): Promise<void> {
     const path = `/api/v1/namespaces/${STATE_NAMESPACE}`
     const got = await this.client.request(
-      { method: 'GET', path },
+      { method: 'GET', path, ...stateWrite(true) },
       `get Namespace ${STATE_NAMESPACE}`
     )
     if (got.status === 200 || got.status === 403) return
@@ -243,11 +247,20 @@ export class KubeStateStore implements StateStore {
       metadata: { name: STATE_NAMESPACE }
     }
     const res = await this.client.request(
-      { method: 'POST', path: '/api/v1/namespaces', body },
+      { method: 'POST', path: '/api/v1/namespaces', body, ...stateWrite(true) },
       what
     )
     if (res.status >= 300 && res.status !== 409) throw responseError(what, res)
   }
+}
+
+/**
+ * A State write, and the reads it needs, go out even after the run was cancelled: a manifest
+ * saves only once all of its objects were applied, so its State must record them
+ * (docs/reliability.md#cancellation). Every other request of a cancelled run is refused.
+ */
+function stateWrite(saving: boolean): { evenWhenCancelled?: true } {
+  return saving ? { evenWhenCancelled: true } : {}
 }
 
 function withoutManagedFields(metadata: NonNullable<ConfigMap['metadata']>): ConfigMap['metadata'] {
