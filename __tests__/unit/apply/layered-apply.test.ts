@@ -272,10 +272,12 @@ describe('a cancelled run', () => {
       d: [cm('n', 'd1')]
     })
     // The signal arrives while c's first object is on its way: c's second is refused.
-    cluster.onApply = async (o) => {
-      if ((o.metadata as { name: string }).name === 'c1') controller.abort('SIGINT')
-      if (controller.signal.aborted && (o.metadata as { name: string }).name === 'c2')
-        throw new Error('not sent, because the run was cancelled (SIGINT)')
+    cluster.onApply = (o) => {
+      const name = (o.metadata as { name: string }).name
+      if (name === 'c1') controller.abort('SIGINT')
+      if (controller.signal.aborted && name === 'c2')
+        return Promise.reject(new Error('not sent, because the run was cancelled (SIGINT)'))
+      return Promise.resolve()
     }
     const report = await run([[u('a')], [u('b'), u('c')], [u('d')]], {
       concurrency: 1,
