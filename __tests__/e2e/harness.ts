@@ -6,7 +6,7 @@
  * into the cache ($TAZUNA_ACTION_CACHE/e2e-dist/), never taken from the committed dist/.
  */
 import { pathWithoutRenderers } from '../support/runner-path.js'
-import { execFileSync, spawn } from 'node:child_process'
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import {
   existsSync,
@@ -112,7 +112,18 @@ export interface ActionResult {
 }
 
 /** Starts `node index.js` like the runner and collects its outputs and summary. */
-export async function runAction(run: ActionRun): Promise<ActionResult> {
+export function runAction(run: ActionRun): Promise<ActionResult> {
+  return startAction(run).done
+}
+
+/** A run under way: its process (to signal it, as the runner cancels a job) and its end. */
+export interface StartedAction {
+  child: ChildProcess
+  done: Promise<ActionResult>
+}
+
+/** Starts `node index.js` like the runner; `done` collects its outputs and summary. */
+export function startAction(run: ActionRun): StartedAction {
   const dir = mkdtempSync(join(tmpdir(), 'tazuna-e2e-run-'))
   const runnerTemp = join(dir, 'runner-temp')
   mkdirSync(runnerTemp)
@@ -155,15 +166,17 @@ export async function runAction(run: ActionRun): Promise<ActionResult> {
   const stderr: Buffer[] = []
   child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk))
   child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk))
-  const status = await new Promise<number | null>((resolve) => child.on('close', resolve))
-  return {
-    status,
-    stdout: Buffer.concat(stdout).toString('utf8'),
-    stderr: Buffer.concat(stderr).toString('utf8'),
-    outputs: parseOutputFile(readFileSync(files.output, 'utf8')),
-    summary: readFileSync(files.summary, 'utf8'),
-    runnerTemp
-  }
+  const done = new Promise<number | null>((resolve) => child.on('close', resolve)).then(
+    (status) => ({
+      status,
+      stdout: Buffer.concat(stdout).toString('utf8'),
+      stderr: Buffer.concat(stderr).toString('utf8'),
+      outputs: parseOutputFile(readFileSync(files.output, 'utf8')),
+      summary: readFileSync(files.summary, 'utf8'),
+      runnerTemp
+    })
+  )
+  return { child, done }
 }
 
 const pick = (names: string[]): Record<string, string> =>
