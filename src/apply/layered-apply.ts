@@ -19,6 +19,11 @@ import {
   type PendingSave
 } from './sync-manifest.js'
 import { runTestPlugin, type TestPluginSpec } from './test-plugins.js'
+import type { ObjectRef } from './ports.js'
+import { explainUnhealthy, type HealthCause } from '../health/cause.js'
+import type { ObjectWatcher } from '../health/ports.js'
+import { waitForHealth, type HealthOutcome, type ObjectHealth } from '../health/wait.js'
+import { describeUnhealthy } from '../health/summary.js'
 
 /** The mode of a run; `prune` and `atomic` need `sync` (the CLI and inputs enforce it). */
 export interface ApplyOptions<M extends ManifestUnit = ManifestUnit> {
@@ -36,6 +41,11 @@ export interface ApplyOptions<M extends ManifestUnit = ManifestUnit> {
    * Tag filter: unselected manifests are skipped inside their layer (docs/compatibility.md#layers).
    */
   isSelected?: (m: M) => boolean
+  /**
+   * `wait` (docs/health.md#wait): after each layer, every object it applied must become Current
+   * (kstatus) within `timeoutMs` before the next layer starts; absent: no health check.
+   */
+  wait?: { timeoutMs: number; timeout: string }
 }
 
 /** The ports a run uses; `build` renders one manifest. */
@@ -45,6 +55,8 @@ export interface ApplyDeps<M extends ManifestUnit> {
   clock: Clock
   log: ApplyLog
   build: BuildDesired<M>
+  /** Lists and watches for the health wait; needed when `options.wait` is set. */
+  watcher?: ObjectWatcher
 }
 
 /** What happened to one manifest. */
@@ -55,6 +67,24 @@ export interface ManifestReport {
   counts: ManifestCounts
   durationMs: number
   error?: string
+  /** The objects it sent to the API server. */
+  applied?: ObjectRef[]
+}
+
+/** One object's health after its layer, with the manifest that applied it and the cause. */
+export interface ObjectHealthReport extends Omit<ObjectHealth, 'live'> {
+  manifest: string
+  cause?: HealthCause
+}
+
+/** Whether a layer became healthy (docs/health.md#wait), and how long it took. */
+export interface LayerHealth {
+  healthy: boolean
+  ended: HealthOutcome['ended']
+  /** From the start of the layer to the end of the wait. */
+  durationMs: number
+  timeout: string
+  objects: ObjectHealthReport[]
 }
 
 /** What happened to one layer (index 0-based, as in `layer N apply failed`). */
@@ -63,6 +93,8 @@ export interface LayerReport {
   result: 'succeeded' | 'failed' | 'not-run'
   manifests: ManifestReport[]
   durationMs: number
+  /** Set when the run waited for health after this layer. */
+  health?: LayerHealth
 }
 
 /** The whole run; `error` is set exactly when `ok` is false. */
@@ -71,6 +103,8 @@ export interface ApplyReport {
   layers: LayerReport[]
   durationMs: number
   error?: string
+  /** Whether health was checked (`wait`). */
+  waited?: boolean
 }
 
 // Manifests of a layer in flight at once. Renders are bounded on their own (render-ahead, the
@@ -90,7 +124,12 @@ export async function runLayeredApply<M extends ManifestUnit>(
   deps: ApplyDeps<M>
 ): Promise<ApplyReport> {
   const started = deps.clock.now()
-  const report: ApplyReport = { ok: true, layers: [], durationMs: 0 }
+  const report: ApplyReport = {
+    ok: true,
+    layers: [],
+    durationMs: 0,
+    ...(options.wait === undefined ? {} : { waited: true })
+  }
   const finish = (error?: string): ApplyReport => {
     report.durationMs = deps.clock.now() - started
     if (error !== undefined) Object.assign(report, { ok: false, error })
@@ -115,6 +154,24 @@ export async function runLayeredApply<M extends ManifestUnit>(
     if (errors.length > 0) {
       report.layers.push(...notRunLayers(layers, index + 1))
       return finish(`layer ${index} apply failed: ${errors.join('\n')}`)
+    }
+    if (options.wait !== undefined) {
+      const health = await layerHealth(layerReport, options.wait, deps).catch(
+        (error: unknown) => new Error(`layer ${index} health check failed: ${messageOf(error)}`)
+      )
+      if (health instanceof Error) {
+        layerReport.result = 'failed'
+        report.layers.push(...notRunLayers(layers, index + 1))
+        return finish(health.message)
+      }
+      layerReport.health = health
+      layerReport.durationMs = health.durationMs
+      logHealth(index, health, deps.log)
+      if (!health.healthy) {
+        layerReport.result = 'failed'
+        report.layers.push(...notRunLayers(layers, index + 1))
+        return finish(`layer ${index} is not healthy: ${describeUnhealthy(health)}`)
+      }
     }
   }
   try {
@@ -205,7 +262,71 @@ async function runOne<M extends ManifestUnit>(m: M, lc: LayerContext<M>): Promis
   }
   if (outcome.pending) lc.pending.push(outcome.pending)
   deps.log.info(`[${m.type}] ${m.name} ... done`)
-  return report(outcome.result, outcome.counts)
+  return { ...report(outcome.result, outcome.counts), applied: outcome.applied ?? [] }
+}
+
+/**
+ * Waits for the objects the layer applied (docs/health.md#wait) and, when some are not Current,
+ * reads why.
+ */
+async function layerHealth<M extends ManifestUnit>(
+  layer: LayerReport,
+  wait: { timeoutMs: number; timeout: string },
+  deps: ApplyDeps<M>
+): Promise<LayerHealth> {
+  const watcher = deps.watcher
+  if (watcher === undefined) throw new Error('this cluster connection cannot watch objects')
+  const manifestOf = new Map<string, string>()
+  const refs: ObjectRef[] = []
+  for (const m of layer.manifests) {
+    for (const ref of m.applied ?? []) {
+      const key = `${ref.apiVersion}/${ref.kind}/${ref.namespace ?? ''}/${ref.name}`
+      if (manifestOf.has(key)) continue
+      manifestOf.set(key, m.manifest)
+      refs.push(ref)
+    }
+  }
+  const startedAt = deps.clock.now() - layer.durationMs
+  const outcome = await waitForHealth(
+    refs,
+    { timeoutMs: wait.timeoutMs, timeout: wait.timeout, startedAt },
+    { watcher, clock: deps.clock }
+  )
+  const causes = outcome.healthy
+    ? new Map<ObjectHealth, HealthCause>()
+    : await explainUnhealthy(outcome.objects, watcher)
+  return {
+    healthy: outcome.healthy,
+    ended: outcome.ended,
+    durationMs: outcome.durationMs,
+    timeout: outcome.timeout,
+    objects: outcome.objects.map((o) => {
+      const { live: _, ...rest } = o
+      const r = o.ref
+      const cause = causes.get(o)
+      return {
+        ...rest,
+        manifest: manifestOf.get(`${r.apiVersion}/${r.kind}/${r.namespace ?? ''}/${r.name}`) ?? '',
+        ...(cause === undefined ? {} : { cause })
+      }
+    })
+  }
+}
+
+function logHealth(index: number, health: LayerHealth, log: ApplyLog): void {
+  const seconds = (health.durationMs / 1000).toFixed(1)
+  if (health.healthy) {
+    log.info(`layer ${index} healthy in ${seconds} s (${health.objects.length} objects Current)`)
+    return
+  }
+  for (const o of health.objects.filter((x) => x.status !== 'Current')) {
+    log.warn(
+      `unhealthy object manifest=${o.manifest} resource=${o.ref.kind} ${o.ref.namespace ?? ''}/${o.ref.name} status=${o.status}: ${o.message}`
+    )
+    for (const line of [...(o.cause?.pods ?? []), ...(o.cause?.events ?? [])]) {
+      log.warn(`  ${line}`)
+    }
+  }
 }
 
 function notRunLayers<M extends ManifestUnit>(

@@ -212,6 +212,7 @@ function layeredApply(
       prune: request.prune,
       atomic: request.atomic,
       gitCommitHash: request.gitCommitHash,
+      ...(request.wait === undefined ? {} : { wait: request.wait }),
       isSelected: (m) => selectedByTags(m.tags, settings.tags)
     },
     {
@@ -219,7 +220,8 @@ function layeredApply(
       store: session.store,
       clock: deps.clock,
       log: request.log,
-      build: deps.build
+      build: deps.build,
+      ...(session.watcher === undefined ? {} : { watcher: session.watcher })
     }
   )
 }
