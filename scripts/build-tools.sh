@@ -5,7 +5,7 @@
 # __tests__/cluster/README.md and docs in the go.mod files under __tests__/cluster/tools/.
 #
 # Progress and timings go to stderr; the tool paths go to stdout as `export` lines and to
-# $TAZUNA_ACTION_CACHE/tools/env.sh, so both of these work:
+# $TAZUNA_ACTION_CACHE/tools/env.sh (env-1.35.sh with TAZUNA_TEST_K8S=1.35), so both of these work:
 #   bash scripts/build-tools.sh && . "$HOME/.cache/tazuna-action/tools/env.sh"
 #   eval "$(bash scripts/build-tools.sh)"
 set -euo pipefail
@@ -40,6 +40,36 @@ retry_once() {
 # The version a wrapper module selected for a module path (single source: its go.mod).
 module_version() { (cd "$modules/$1" && go list -m -f '{{.Version}}' "$2"); }
 
+# build_together VERSION MODULE_DIR LDFLAGS NAME=PACKAGE...: the missing ones of several
+# binaries of one module in ONE `go build`, so that the packages they share compile once
+# (kube-apiserver, kube-controller-manager and kube-scheduler share most of Kubernetes).
+# Each lands in $tools/NAME-VERSION/NAME, like build_tool's.
+build_together() {
+  local version=$1 dir=$2 ldflags=$3 spec name pkg
+  shift 3
+  local names=() pkgs=()
+  for spec in "$@"; do
+    name=${spec%%=*} pkg=${spec#*=}
+    if [ -x "$tools/$name-$version/$name" ]; then
+      log "cached   $name $version ($tools/$name-$version/$name)"
+    else
+      names+=("$name") pkgs+=("$pkg")
+    fi
+  done
+  [ "${#names[@]}" -gt 0 ] || return 0
+  log "building ${names[*]} $version in one go build ..."
+  local start=$SECONDS tmp="$tools/.build-$$"
+  rm -rf "$tmp" && mkdir -p "$tmp"
+  (cd "$modules/$dir" && retry_once go list -deps "${pkgs[@]}" >/dev/null)
+  (cd "$modules/$dir" && CGO_ENABLED=0 go build -trimpath -ldflags "$ldflags" -o "$tmp/" "${pkgs[@]}")
+  for name in "${names[@]}"; do
+    mkdir -p "$tools/$name-$version"
+    mv -f "$tmp/$name" "$tools/$name-$version/$name"
+  done
+  rm -rf "$tmp"
+  log "built    ${names[*]} $version in $((SECONDS - start))s"
+}
+
 # build_tool NAME VERSION MODULE_DIR PACKAGE [LDFLAGS]; sets BUILT_PATH.
 build_tool() {
   local name=$1 version=$2 dir=$3 pkg=$4 ldflags=${5:-}
@@ -72,20 +102,43 @@ k8s_ldflags() {
   echo "$flags"
 }
 
-k8s_version=$(module_version k8s k8s.io/kubernetes)
-etcd_version=$(module_version k8s go.etcd.io/etcd/server/v3)
+# TAZUNA_TEST_K8S selects the Kubernetes of the test cluster: unset, the newest release
+# (wrapper k8s/); `1.35`, the oldest minor upstream still supports (wrapper k8s-1.35/). Its
+# tool paths go to env-1.35.sh, so that runs of both can share the cache.
+k8s_module=k8s env_name=env.sh
+if [ -n "${TAZUNA_TEST_K8S:-}" ]; then
+  k8s_module="k8s-$TAZUNA_TEST_K8S" env_name="env-$TAZUNA_TEST_K8S.sh"
+  if [ ! -f "$modules/$k8s_module/go.mod" ]; then
+    log "TAZUNA_TEST_K8S=$TAZUNA_TEST_K8S: no wrapper module $k8s_module (have:" \
+      "$(cd "$modules" && ls -d k8s-* 2>/dev/null | sed 's/^k8s-//' | tr '\n' ' '))"
+    exit 1
+  fi
+fi
+
+k8s_version=$(module_version "$k8s_module" k8s.io/kubernetes)
+etcd_version=$(module_version "$k8s_module" go.etcd.io/etcd/server/v3)
 helm_version=$(module_version helm helm.sh/helm/v3)
 kustomize_version=$(module_version kustomize sigs.k8s.io/kustomize/kustomize/v5)
+kwok_version=$(module_version kwok sigs.k8s.io/kwok)
 k8s_minor=$(echo "$k8s_version" | cut -d. -f2)
 
-build_tool kube-apiserver "$k8s_version" k8s k8s.io/kubernetes/cmd/kube-apiserver \
-  "$(k8s_ldflags "$k8s_version")"
-kube_apiserver_bin=$BUILT_PATH
+build_together "$k8s_version" "$k8s_module" "$(k8s_ldflags "$k8s_version")" \
+  kube-apiserver=k8s.io/kubernetes/cmd/kube-apiserver \
+  kube-controller-manager=k8s.io/kubernetes/cmd/kube-controller-manager \
+  kube-scheduler=k8s.io/kubernetes/cmd/kube-scheduler
+kube_apiserver_bin="$tools/kube-apiserver-$k8s_version/kube-apiserver"
+kube_controller_manager_bin="$tools/kube-controller-manager-$k8s_version/kube-controller-manager"
+kube_scheduler_bin="$tools/kube-scheduler-$k8s_version/kube-scheduler"
 
 # etcd's main package is the module root of go.etcd.io/etcd/server/v3 (default name
 # "server"); built in the k8s wrapper so it is the etcd Kubernetes itself was tested with.
-build_tool etcd "$etcd_version" k8s go.etcd.io/etcd/server/v3 "-s -w"
+build_tool etcd "$etcd_version" "$k8s_module" go.etcd.io/etcd/server/v3 "-s -w"
 etcd_bin=$BUILT_PATH
+
+# kwok plays the kubelet of fake Nodes (launcher.ts); its own module, like helm's, because
+# it pins k8s.io/* v0.36. No stamping: its source already says 0.8.0 (pkg/consts).
+build_tool kwok "$kwok_version" kwok sigs.k8s.io/kwok/cmd/kwok "-s -w"
+kwok_bin=$BUILT_PATH
 
 # helm's Makefile derives the chartutil/lint Kubernetes version from its client-go (1.36 for
 # v3.21.4); we pin it to the test cluster's minor so `helm template` renders
@@ -95,7 +148,8 @@ helm_ldflags="$helm_ldflags -X helm.sh/helm/v3/internal/version.gitTreeState=cle
 for p in helm.sh/helm/v3/pkg/chartutil helm.sh/helm/v3/pkg/lint/rules; do
   helm_ldflags="$helm_ldflags -X $p.k8sVersionMajor=1 -X $p.k8sVersionMinor=$k8s_minor"
 done
-build_tool helm "$helm_version" helm helm.sh/helm/v3/cmd/helm "$helm_ldflags"
+# The stamped minor is part of the cache key: helm stamped for another cluster is another binary.
+build_tool helm "$helm_version-kube1.$k8s_minor" helm helm.sh/helm/v3/cmd/helm "$helm_ldflags"
 helm_bin=$BUILT_PATH
 
 # kustomize reads its own version from the build info of the binary (the dependency
@@ -126,9 +180,12 @@ else
     "set TAZUNA_BIN=/path/to/tazuna to enable oracle tests)"
 fi
 
-env_file="$tools/env.sh"
+env_file="$tools/$env_name"
 {
   echo "export KUBE_APISERVER_BIN=$(printf '%q' "$kube_apiserver_bin")"
+  echo "export KUBE_CONTROLLER_MANAGER_BIN=$(printf '%q' "$kube_controller_manager_bin")"
+  echo "export KUBE_SCHEDULER_BIN=$(printf '%q' "$kube_scheduler_bin")"
+  echo "export KWOK_BIN=$(printf '%q' "$kwok_bin")"
   echo "export ETCD_BIN=$(printf '%q' "$etcd_bin")"
   echo "export HELM_BIN=$(printf '%q' "$helm_bin")"
   echo "export KUSTOMIZE_BIN=$(printf '%q' "$kustomize_bin")"

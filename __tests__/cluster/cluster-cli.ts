@@ -14,6 +14,11 @@ async function serve(stateDir: string): Promise<void> {
   const cluster = await startCluster({
     kubeApiserverBin: tools.kubeApiserver,
     etcdBin: tools.etcd,
+    controllers: {
+      kubeControllerManagerBin: tools.kubeControllerManager,
+      kubeSchedulerBin: tools.kubeScheduler,
+      kwokBin: tools.kwok
+    },
     workDir,
     keepWorkDir: true // logs stay readable after `down`; the next `up` clears them
   })

@@ -22,6 +22,28 @@ export function makeUsers(): { admin: TokenUser; reader: TokenUser } {
   }
 }
 
+/** The users the controllers of the cluster run as (static tokens like the test users). */
+export interface ComponentUsers {
+  /** Group system:masters: it runs every controller with its own credentials. */
+  controllerManager: TokenUser
+  /** The bootstrap RBAC of kube-apiserver grants this user what kube-scheduler needs. */
+  scheduler: TokenUser
+  /** Group system:masters: kwok writes Node and Pod status, Leases, and deletes Pods. */
+  kwok: TokenUser
+}
+
+export function makeComponentUsers(): ComponentUsers {
+  return {
+    controllerManager: {
+      name: 'system:kube-controller-manager',
+      token: newToken(),
+      groups: ['system:masters']
+    },
+    scheduler: { name: 'system:kube-scheduler', token: newToken(), groups: [] },
+    kwok: { name: 'tazuna-kwok', token: newToken(), groups: ['system:masters'] }
+  }
+}
+
 function newToken(): string {
   return randomBytes(24).toString('hex')
 }
@@ -92,6 +114,12 @@ export function clusterPaths(workDir: string) {
     tokenFile: path.join(workDir, 'tokens.csv'),
     adminKubeconfig: path.join(workDir, 'admin.kubeconfig'),
     readerKubeconfig: path.join(workDir, 'reader.kubeconfig'),
+    controllerManagerKubeconfig: path.join(workDir, 'kube-controller-manager.kubeconfig'),
+    schedulerKubeconfig: path.join(workDir, 'kube-scheduler.kubeconfig'),
+    kwokKubeconfig: path.join(workDir, 'kwok.kubeconfig'),
+    controllerManagerLog: path.join(workDir, 'kube-controller-manager.log'),
+    schedulerLog: path.join(workDir, 'kube-scheduler.log'),
+    kwokLog: path.join(workDir, 'kwok.log'),
     etcdLog: path.join(workDir, 'etcd.log'),
     apiserverLog: path.join(workDir, 'kube-apiserver.log'),
     auditPolicy: path.join(workDir, 'audit-policy.yaml'),

@@ -23,6 +23,11 @@ export default async function globalSetup(): Promise<void> {
   const cluster = await startCluster({
     kubeApiserverBin: tools.kubeApiserver,
     etcdBin: tools.etcd,
+    controllers: {
+      kubeControllerManagerBin: tools.kubeControllerManager,
+      kubeSchedulerBin: tools.kubeScheduler,
+      kwokBin: tools.kwok
+    },
     keepWorkDir: keep
   })
   globalThis.__tazunaTestClusterStop = () => stopCluster(cluster)

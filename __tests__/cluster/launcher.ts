@@ -1,11 +1,14 @@
-// Starts a throwaway Kubernetes control plane (etcd + kube-apiserver, no controller manager)
-// on loopback ports, the way controller-runtime's envtest does (spec test-cluster.md 3).
+// Starts a throwaway Kubernetes cluster on loopback ports, the way controller-runtime's envtest
+// does (spec test-cluster.md 3): etcd + kube-apiserver and, unless a test asks for the bare
+// control plane, kube-controller-manager, kube-scheduler and kwok with fake Nodes (spec 8).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { etcdHealthy, grantReader, READER_NAMESPACE, request, type Api } from './bootstrap.js'
+import { startControllers, type ControllerBins, type Controllers } from './controllers.js'
 import {
   clusterPaths,
+  makeComponentUsers,
   makeUsers,
   writeKubeconfig,
   writeServiceAccountKey,
@@ -33,6 +36,24 @@ export interface ClusterOptions {
   keepWorkDir?: boolean
   /** Per server; default 120 s (a loaded 2-core machine needs ~5-20 s for both). */
   startTimeoutMs?: number
+  /**
+   * kube-controller-manager, kube-scheduler and kwok. Without them the cluster is the bare
+   * control plane of spec 3.4 (no namespace deletion, garbage collection or Pods; the
+   * ServiceAccount admission plugin off, since nothing creates `default` ServiceAccounts).
+   */
+  controllers?: ControllerBins
+  /** Fake Nodes kwok manages (with controllers); default 3. */
+  nodes?: number
+}
+
+/** Milliseconds from the start of startCluster (the last attempt). */
+export interface StartupTimes {
+  apiserverReadyMs: number
+  /** /healthz of kube-controller-manager and the `default` ServiceAccounts and CA ConfigMaps. */
+  controllersReadyMs?: number
+  /** Every fake Node Ready. */
+  nodesReadyMs?: number
+  totalMs: number
 }
 
 export interface Cluster {
@@ -45,6 +66,9 @@ export interface Cluster {
   reader: TokenUser
   etcd: ServerProcess
   apiserver: ServerProcess
+  /** Present when the cluster runs controllers (ClusterOptions.controllers). */
+  controllers: Controllers | undefined
+  startup: StartupTimes
   reaperPid: number | undefined
   keepWorkDir: boolean
   /** How kube-apiserver was started, for restartApiserver. */
@@ -68,7 +92,15 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
       return await startOnce(opts, workDir)
     } catch (err) {
       if (attempt >= ATTEMPTS || !/address already in use/i.test(String(err))) throw err
-      for (const entry of ['etcd-data', 'certs', 'etcd.log', 'kube-apiserver.log']) {
+      for (const entry of [
+        'etcd-data',
+        'certs',
+        'etcd.log',
+        'kube-apiserver.log',
+        'kube-controller-manager.log',
+        'kube-scheduler.log',
+        'kwok.log'
+      ]) {
         rmSync(path.join(workDir, entry), { recursive: true, force: true })
       }
     }
@@ -76,14 +108,28 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
 }
 
 async function startOnce(opts: ClusterOptions, workDir: string): Promise<Cluster> {
+  const t0 = Date.now()
   const files = clusterPaths(workDir)
   const timeoutMs = opts.startTimeoutMs ?? 120_000
   mkdirSync(files.certDir, { recursive: true })
   const users = makeUsers()
-  writeTokenFile(files.tokenFile, [users.admin, users.reader])
+  const components = makeComponentUsers()
+  writeTokenFile(files.tokenFile, [
+    users.admin,
+    users.reader,
+    ...(opts.controllers
+      ? [components.controllerManager, components.scheduler, components.kwok]
+      : [])
+  ])
   writeServiceAccountKey(files.saKey)
   writeFileSync(files.auditPolicy, AUDIT_POLICY)
-  const [clientPort, peerPort, apiserverPort] = (await pickFreePorts(3)) as [number, number, number]
+  const [clientPort, peerPort, apiserverPort, cmPort, schedulerPort] = (await pickFreePorts(5)) as [
+    number,
+    number,
+    number,
+    number,
+    number
+  ]
 
   const etcdUrl = `http://127.0.0.1:${clientPort}`
   const etcd = startProcess(
@@ -94,9 +140,15 @@ async function startOnce(opts: ClusterOptions, workDir: string): Promise<Cluster
   )
   killOnParentExit(etcd)
   let apiserver: ServerProcess | undefined
+  const started: ServerProcess[] = []
   try {
     await waitUntilReady(etcd, () => etcdHealthy(etcdUrl), timeoutMs)
-    const args = apiserverArgs({ etcdUrl, port: apiserverPort, files })
+    const args = apiserverArgs({
+      etcdUrl,
+      port: apiserverPort,
+      files,
+      controllers: opts.controllers !== undefined
+    })
     apiserver = startProcess('kube-apiserver', opts.kubeApiserverBin, args, files.apiserverLog)
     killOnParentExit(apiserver)
     const server = `https://127.0.0.1:${apiserverPort}`
@@ -104,8 +156,35 @@ async function startOnce(opts: ClusterOptions, workDir: string): Promise<Cluster
       request({ server, caFile: files.caFile, token: users.admin.token }, method, urlPath, body)
     const ready = async (): Promise<boolean> => (await api('GET', '/readyz')).status === 200
     await waitUntilReady(apiserver, ready, timeoutMs)
+    const apiserverReadyMs = Date.now() - t0
     await grantReader(api)
     writeKubeconfigs(files, server, users)
+    let controllers: Controllers | undefined
+    const startup: StartupTimes = { apiserverReadyMs, totalMs: 0 }
+    if (opts.controllers) {
+      const common = { server, caFile: files.caFile }
+      writeKubeconfig({
+        ...common,
+        file: files.controllerManagerKubeconfig,
+        user: components.controllerManager
+      })
+      writeKubeconfig({ ...common, file: files.schedulerKubeconfig, user: components.scheduler })
+      writeKubeconfig({ ...common, file: files.kwokKubeconfig, user: components.kwok })
+      const result = await startControllers({
+        bins: opts.controllers,
+        files,
+        api,
+        users: components,
+        ports: [cmPort, schedulerPort],
+        nodeCount: opts.nodes ?? 3,
+        timeoutMs,
+        started
+      })
+      controllers = result.controllers
+      startup.controllersReadyMs = apiserverReadyMs + result.controllersReadyMs
+      startup.nodesReadyMs = apiserverReadyMs + result.nodesReadyMs
+    }
+    startup.totalMs = Date.now() - t0
     const cluster: Cluster = {
       server,
       workDir,
@@ -115,13 +194,16 @@ async function startOnce(opts: ClusterOptions, workDir: string): Promise<Cluster
       ...users,
       etcd,
       apiserver,
-      reaperPid: startReaper(process.pid, [apiserver.pid, etcd.pid]),
+      controllers,
+      startup,
+      reaperPid: startReaper(process.pid, [...started.map((p) => p.pid), apiserver.pid, etcd.pid]),
       keepWorkDir: opts.keepWorkDir ?? false,
       apiserverCommand: { bin: opts.kubeApiserverBin, args }
     }
     writeFileSync(files.stateFile, JSON.stringify(describeCluster(cluster), null, 2) + '\n')
     return cluster
   } catch (err) {
+    await Promise.all(started.map((p) => stopProcess(p)))
     if (apiserver) await stopProcess(apiserver)
     await stopProcess(etcd)
     throw err
@@ -143,7 +225,10 @@ function writeKubeconfigs(
   })
 }
 
-/** Stops kube-apiserver, then etcd (SIGTERM, SIGKILL after 5 s), then removes the work dir. */
+/**
+ * Stops the controllers (together), then kube-apiserver, then etcd (SIGTERM, SIGKILL after
+ * 5 s), then removes the work dir.
+ */
 export async function stopCluster(cluster: Cluster): Promise<void> {
   if (cluster.reaperPid !== undefined) {
     try {
@@ -152,6 +237,8 @@ export async function stopCluster(cluster: Cluster): Promise<void> {
       // already gone
     }
   }
+  const c = cluster.controllers
+  if (c) await Promise.all([c.kwok, c.scheduler, c.controllerManager].map((p) => stopProcess(p)))
   await stopProcess(cluster.apiserver)
   await stopProcess(cluster.etcd)
   if (!cluster.keepWorkDir) rmSync(cluster.workDir, { recursive: true, force: true })
@@ -188,10 +275,30 @@ export function describeCluster(c: Cluster) {
     caFile: c.caFile,
     adminKubeconfig: c.adminKubeconfig,
     readerKubeconfig: c.readerKubeconfig,
-    pids: { etcd: c.etcd.pid, kubeApiserver: c.apiserver.pid, parent: process.pid },
+    pids: {
+      etcd: c.etcd.pid,
+      kubeApiserver: c.apiserver.pid,
+      ...(c.controllers
+        ? {
+            kubeControllerManager: c.controllers.controllerManager.pid,
+            kubeScheduler: c.controllers.scheduler.pid,
+            kwok: c.controllers.kwok.pid
+          }
+        : {}),
+      parent: process.pid
+    },
+    nodes: c.controllers?.nodes ?? [],
+    startup: c.startup,
     logs: {
       etcd: c.etcd.logFile,
       kubeApiserver: c.apiserver.logFile,
+      ...(c.controllers
+        ? {
+            kubeControllerManager: c.controllers.controllerManager.logFile,
+            kubeScheduler: c.controllers.scheduler.logFile,
+            kwok: c.controllers.kwok.logFile
+          }
+        : {}),
       audit: clusterPaths(c.workDir).auditLog
     }
   }
@@ -213,7 +320,12 @@ function etcdArgs(files: Files, clientPort: number, peerPort: number): string[] 
   ]
 }
 
-function apiserverArgs(a: { etcdUrl: string; port: number; files: Files }): string[] {
+function apiserverArgs(a: {
+  etcdUrl: string
+  port: number
+  files: Files
+  controllers: boolean
+}): string[] {
   return [
     `--etcd-servers=${a.etcdUrl}`,
     '--bind-address=127.0.0.1',
@@ -228,9 +340,10 @@ function apiserverArgs(a: { etcdUrl: string; port: number; files: Files }): stri
     `--service-account-signing-key-file=${a.files.saKey}`,
     `--token-auth-file=${a.files.tokenFile}`,
     '--authorization-mode=RBAC',
-    // No controller creates `default` ServiceAccounts, so this plugin would reject every Pod.
-    // NamespaceLifecycle stays on: it rejects writes into missing namespaces like a real cluster.
-    '--disable-admission-plugins=ServiceAccount',
+    // Without kube-controller-manager no controller creates `default` ServiceAccounts, so this
+    // plugin would reject every Pod; with it, admission is the default set, like a real
+    // cluster's. NamespaceLifecycle stays on: it rejects writes into missing namespaces.
+    ...(a.controllers ? [] : ['--disable-admission-plugins=ServiceAccount']),
     // The reconciler of the `kubernetes` Service endpoints rejects a loopback address and
     // would log an error every few seconds.
     '--endpoint-reconciler-type=none',
@@ -248,7 +361,9 @@ function apiserverArgs(a: { etcdUrl: string; port: number; files: Files }): stri
 }
 
 // Metadata only (no bodies: Secrets stay out of the log), one event per request at completion;
-// the server's own loopback client and health probes are left out.
+// the server's own loopback client and health probes are left out, and so are the controllers'
+// reads and every Lease request (node heartbeats): their writes stay, so the log shows when a
+// controller or kwok changed an object.
 const AUDIT_POLICY = `apiVersion: audit.k8s.io/v1
 kind: Policy
 omitStages: [RequestReceived, ResponseStarted]
@@ -257,5 +372,10 @@ rules:
     users: ['system:apiserver']
   - level: None
     nonResourceURLs: ['/readyz', '/livez', '/healthz']
+  - level: None
+    users: ['system:kube-controller-manager', 'system:kube-scheduler', 'tazuna-kwok']
+    verbs: [get, list, watch]
+  - level: None
+    resources: [{ group: coordination.k8s.io, resources: [leases] }]
   - level: Metadata
 `

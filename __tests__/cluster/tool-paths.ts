@@ -6,6 +6,10 @@ import path from 'node:path'
 
 export interface ToolPaths {
   kubeApiserver: string
+  kubeControllerManager: string
+  kubeScheduler: string
+  /** Plays the kubelet of the fake Nodes (launcher.ts). */
+  kwok: string
   etcd: string
   helm: string
   kustomize: string
@@ -17,6 +21,9 @@ export interface ToolPaths {
 
 const VARS = {
   kubeApiserver: 'KUBE_APISERVER_BIN',
+  kubeControllerManager: 'KUBE_CONTROLLER_MANAGER_BIN',
+  kubeScheduler: 'KUBE_SCHEDULER_BIN',
+  kwok: 'KWOK_BIN',
   etcd: 'ETCD_BIN',
   helm: 'HELM_BIN',
   kustomize: 'KUSTOMIZE_BIN',
@@ -28,9 +35,18 @@ export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
   return env.TAZUNA_ACTION_CACHE || path.join(os.homedir(), '.cache', 'tazuna-action')
 }
 
+/**
+ * The env file build-tools.sh writes for the Kubernetes that TAZUNA_TEST_K8S selects:
+ * env.sh for the default (newest), env-1.35.sh for `TAZUNA_TEST_K8S=1.35`.
+ */
+export function envFilePath(env: NodeJS.ProcessEnv = process.env): string {
+  const variant = env.TAZUNA_TEST_K8S
+  return path.join(cacheDir(env), 'tools', variant ? `env-${variant}.sh` : 'env.sh')
+}
+
 /** Resolves every tool path or throws one error naming all that are missing. */
 export function resolveToolPaths(env: NodeJS.ProcessEnv = process.env): ToolPaths {
-  const envFile = path.join(cacheDir(env), 'tools', 'env.sh')
+  const envFile = envFilePath(env)
   const fromFile = existsSync(envFile) ? parseEnvFile(readFileSync(envFile, 'utf8')) : {}
   const lookup = (name: string): string | undefined => env[name] || fromFile[name]
   const missing: string[] = []

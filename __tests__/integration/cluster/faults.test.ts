@@ -1,7 +1,8 @@
 // Faults on a real API server (docs/reliability.md#faults): kube-apiserver killed in the middle
 // of a layer (with and without a restart inside the retry budget), a loopback proxy that resets
 // connections and answers 429/503 with Retry-After, and a SIGSTOP'd (hung) server. These tests
-// start their own etcd + kube-apiserver, so killing it leaves the run's shared cluster alone.
+// start their own etcd + kube-apiserver (the bare control plane: ConfigMaps need no controller),
+// so killing it leaves the run's shared cluster alone.
 // Invariants checked after every fault: the run fails with a message naming the manifest, the
 // object and the cause (or succeeds when the fault was retried), State records only objects
 // that are on the server with the recorded content, and a re-run converges to the State and

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import type { KubeSession } from '../../../src/adapters/kube/session.js'
 import { ClusterError } from '../../../src/errors.js'
+import { clusterRelease } from '../../cluster/release.js'
 import type { JsonObject } from '../../../src/go/yaml.js'
 import {
   adminSession,
@@ -32,7 +33,7 @@ function managers(live: JsonObject | undefined): string[] {
 describe('discovery', () => {
   it('reports the server version and every group/version and group/version/Kind', async () => {
     const caps = await admin.discovery.capabilities()
-    expect(caps.kubeVersion).toBe('v1.32.13')
+    expect(caps.kubeVersion).toBe(clusterRelease().version)
     expect(caps.apiVersions).toEqual(
       expect.arrayContaining([
         'v1',
@@ -222,7 +223,7 @@ describe('the read-only reader', () => {
   it('can discover but gets 403 Forbidden on apply', async () => {
     const reader = await readerSession()
     try {
-      expect((await reader.discovery.capabilities()).kubeVersion).toBe('v1.32.13')
+      expect((await reader.discovery.capabilities()).kubeVersion).toBe(clusterRelease().version)
       const error = (await reader.cluster
         .apply(configMap(ns, 'r', {}))
         .catch((e: unknown) => e)) as ClusterError
