@@ -243,10 +243,13 @@ export function outcomeOf(report: ApplyReport): ApplyOutcome {
       ...(m.error === undefined ? {} : { error: m.error })
     }))
   )
-  if (report.ok) return { layers }
+  const health =
+    report.waited === true ? { health: report.layers.map((l) => l.health ?? null) } : {}
+  if (report.ok) return { layers, ...health }
   const failed = report.layers.find((l) => l.result === 'failed')
   return {
     layers,
+    ...health,
     failure: {
       message: report.error ?? 'apply failed',
       ...(failed ? { layer: failed.index } : {})

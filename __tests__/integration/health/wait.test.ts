@@ -14,6 +14,10 @@ import { runLayeredApply, type ApplyOptions } from '../../../src/apply/layered-a
 import type { ManifestUnit } from '../../../src/apply/manifest-unit.js'
 import type { JsonObject } from '../../../src/go/yaml.js'
 import { auditLogEnd, readRequests } from '../../bench/requests.js'
+import { outcomeOf } from '../../../src/engine/apply.js'
+import { renderAppliedSection } from '../../../src/report/applied-section.js'
+import { renderApplyMarkdown } from '../../../src/report/apply-markdown.js'
+import type { ApplyReport as PublishedReport } from '../../../src/report/model.js'
 import {
   adminSession,
   configMap,
@@ -126,6 +130,10 @@ async function namespaceLayer(ns: string): Promise<void> {
   }
 }
 
+function publishedOf(report: Awaited<ReturnType<typeof run>>['report']): PublishedReport {
+  return { config: 'tazuna.yaml', environment: '', sha: 'c0ffee', ...outcomeOf(report) }
+}
+
 const WAIT = { timeoutMs: 120_000, timeout: '2m' }
 
 describe('wait', () => {
@@ -167,6 +175,14 @@ describe('wait', () => {
     expect(
       await admin.cluster.get({ apiVersion: 'v1', kind: 'ConfigMap', namespace: ns, name: 'after' })
     ).toBeDefined()
+    // The pull request's Applied section and the job summary say so, with the times.
+    const published = publishedOf(report)
+    const section = renderAppliedSection({ report: published, sha: 'c0ffee' }, 60_000)
+    expect(section.split('\n')[1]).toMatch(/^### ✅ Applied and healthy in \d+ (ms|s)$/)
+    const summary = renderApplyMarkdown(published, { budget: 60_000 })
+    expect(summary).toMatch(
+      /\*\*Healthy\*\* in \d+(\.\d)? m?s: 3 objects Current \((`(Deployment|StatefulSet|Job) [^`]+` \d+(\.\d)? m?s(, )?){3}\)\./
+    )
   })
 
   it('fails the layer on ProgressDeadlineExceeded with the Pods reason; the next layer is never sent', async () => {
@@ -201,6 +217,11 @@ describe('wait', () => {
       expect.stringMatching(/^web-[a-z0-9]+-[a-z0-9]+\/app: running, not ready$/)
     ])
     expect(report.layers[1]).toMatchObject({ result: 'not-run' })
+    const section = renderAppliedSection({ report: publishedOf(report), sha: 'c0ffee' }, 60_000)
+    expect(section.split('\n')[1]).toBe('### ❌ Applied, 1 of 1 objects unhealthy (`web`)')
+    expect(section).toContain(
+      `Deployment ${ns}/web (manifest ${first}): Failed ProgressDeadlineExceeded: Progress deadline exceeded`
+    )
     // No request for the next layer's ConfigMap reached the API server.
     const requests = readRequests(auditLog, { from, fromMs, toMs: Date.now() })
     expect(requests.filter((r) => r.uri.includes(`/namespaces/${ns}/configmaps/after`))).toEqual([])
