@@ -2,7 +2,7 @@
  * Why an object is not healthy, in the words a person needs (docs/health.md#causes): for a
  * workload, its failing Pods' container states (ImagePullBackOff with the image, CrashLoopBackOff
  * with the last exit code and reason, an unschedulable Pod's message), and the newest Warning
- * Events of the object and of those Pods. Bounded: at most MAX_PODS Pods, MAX_EVENTS Events,
+ * Events of the object, of a Deployment's ReplicaSets and of those Pods. Bounded: at most MAX_PODS Pods, MAX_EVENTS Events,
  * each text clipped to MAX_TEXT characters. Secrets are redacted, and the text escaped, where it
  * is published (src/report/).
  */
@@ -54,6 +54,7 @@ async function causeOf(o: ObjectHealth, watcher: ObjectWatcher): Promise<HealthC
   const failing = pods.filter((p) => podProblems(p).length > 0 || !podReady(p)).slice(0, MAX_PODS)
   const involved: HealthRef[] = [
     o.ref,
+    ...(await replicaSetsOf(o, watcher).catch(() => [])),
     ...failing.map((p) => ({
       apiVersion: 'v1',
       kind: 'Pod',
@@ -69,6 +70,30 @@ async function causeOf(o: ObjectHealth, watcher: ObjectWatcher): Promise<HealthC
     pods: failing.flatMap((p) => podProblems(p).map((line) => clipText(`${nameOf(p)}/${line}`))),
     events: events.slice(0, MAX_EVENTS).map(eventLine)
   }
+}
+
+// A Deployment's Pods are created by its ReplicaSets: their Warning Events (FailedCreate: a
+// quota, an admission webhook) say why there are none. The newest two.
+async function replicaSetsOf(o: ObjectHealth, watcher: ObjectWatcher): Promise<HealthRef[]> {
+  if (o.ref.kind !== 'Deployment' || o.live === undefined || o.ref.namespace === undefined) {
+    return []
+  }
+  const selector = labelSelectorOf(o.live)
+  if (selector === undefined) return []
+  const sets = await watcher.list(
+    { apiVersion: 'apps/v1', kind: 'ReplicaSet', namespace: o.ref.namespace },
+    { labelSelector: selector }
+  )
+  const created = (r: JsonObject): string => text(field(r, ['metadata', 'creationTimestamp']))
+  return sets
+    .sort((a, b) => created(b).localeCompare(created(a)))
+    .slice(0, 2)
+    .map((r) => ({
+      apiVersion: 'apps/v1',
+      kind: 'ReplicaSet',
+      namespace: o.ref.namespace as string,
+      name: nameOf(r)
+    }))
 }
 
 async function podsOf(o: ObjectHealth, watcher: ObjectWatcher): Promise<JsonObject[]> {

@@ -2,7 +2,8 @@
 // (__tests__/cluster/README.md#failing-pods): a layer whose Deployment, StatefulSet and Job
 // become healthy, with the time each took; a Deployment that never becomes ready failing with
 // ProgressDeadlineExceeded and the Pods' reason while the next layer is never sent (the audit
-// log); the timeout naming every object not Current; and the next layer's first request
+// log); the timeout naming every object not Current; a crash-looping Pod with its last exit code,
+// a failed Job failing the layer at once, a quota refusal in the ReplicaSet's Warning Events; and the next layer's first request
 // following the status write that made the last object Current within one measured round trip
 // (+ 50 ms, the bench target). Expected statuses and messages are kstatus's (src/health/kstatus.ts,
 // held equal to kstatus by __tests__/fixtures/kstatus).
@@ -257,6 +258,83 @@ describe('wait', () => {
     expect(report.layers[0]?.health?.objects.find((o) => o.ref.name === 'fine')).toMatchObject({
       status: 'Current'
     })
+  })
+
+  it("reports the Warning Event of the ReplicaSet that cannot create the Deployment's Pods", async () => {
+    const ns = uniqueName('quota')
+    await namespaceLayer(ns)
+    const m = uniqueName('refused')
+    const quota: JsonObject = {
+      apiVersion: 'v1',
+      kind: 'ResourceQuota',
+      metadata: { name: 'no-pods', namespace: ns },
+      spec: { hard: { pods: '0' } }
+    }
+    // The quota comes first (its own layer), so the next layer's Pods are refused.
+    const q = uniqueName('quota')
+    expect((await run([[unit(q)]], { [q]: [quota] }, WAIT)).report).toMatchObject({ ok: true })
+    await new Promise((r) => setTimeout(r, 1000)) // the quota controller computes status.used
+    const { report } = await run(
+      [[unit(m)]],
+      { [m]: [deployment(ns, 'web', { replicas: 1 })] },
+      {
+        timeoutMs: 15_000,
+        timeout: '15s'
+      }
+    )
+    expect(report.ok).toBe(false)
+    const objects = report.layers[0]?.health?.objects ?? []
+    const web = objects.find((o) => o.ref.name === 'web')
+    expect(web?.cause?.events).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(
+          /^ReplicaSet web-[a-z0-9]+: FailedCreate( \(×\d+\))?: .*exceeded quota: no-pods/
+        )
+      ])
+    )
+  })
+
+  it('names the container of a crash-looping Pod with its last exit code and reason', async () => {
+    const ns = uniqueName('crash')
+    await namespaceLayer(ns)
+    const m = uniqueName('crash')
+    const crashing = deployment(
+      ns,
+      'crash',
+      { replicas: 1 },
+      { 'tazuna.test/failure': 'crash-loop-backoff' }
+    )
+    const template = (crashing.spec as JsonObject).template as JsonObject
+    ;(template.metadata as JsonObject).annotations = { 'tazuna.test/exit-code': '3' }
+    const failingJob = job(ns, 'migrate')
+    const jobSpec = failingJob.spec as JsonObject
+    jobSpec.backoffLimit = 0
+    ;(jobSpec.template as JsonObject).metadata = { labels: { 'tazuna.test/failure': 'exit' } }
+    const { report } = await run(
+      [[unit(m)]],
+      { [m]: [crashing, failingJob] },
+      {
+        timeoutMs: 60_000,
+        timeout: '1m'
+      }
+    )
+    expect(report.ok).toBe(false)
+    // The Job fails the layer at once (kstatus: Failed JobFailed), long before the timeout.
+    const health = report.layers[0]?.health
+    expect(health?.ended).toBe('failed')
+    const objects = health?.objects ?? []
+    expect(objects.find((o) => o.ref.kind === 'Job')).toMatchObject({
+      status: 'Failed',
+      reason: 'JobFailed',
+      message: 'Job Failed. failed: 1/1'
+    })
+    const crash = objects.find((o) => o.ref.name === 'crash')
+    expect(crash?.status).toBe('InProgress')
+    expect(crash?.cause?.pods).toEqual([
+      expect.stringMatching(
+        /^crash-[a-z0-9]+-[a-z0-9]+\/app: CrashLoopBackOff, last exit code 3 \(Error\), restarted 1 times$/
+      )
+    ])
   })
 
   it('sends the next layer within one round trip (+ 50 ms) of the status write that made the last object Current', async () => {
