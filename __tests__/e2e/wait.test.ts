@@ -2,8 +2,9 @@
  * `wait: true` as GitHub runs the action (`node dist/index.js`, docs/health.md#reporting), on the
  * test cluster's controllers and kwok: a merge whose Deployments become Ready says "Applied and
  * healthy" first on its pull request, with outputs healthy/unhealthy; a merge whose `web` Pods
- * cannot pull their image says which object is unhealthy and why, fails the step, and never
- * applies the layer after it. Without `wait`, the section says health was not checked.
+ * cannot pull their image says which object is unhealthy and why, and fails the step (that the
+ * next layer is never sent is shown by __tests__/integration/health/wait.test.ts). Without
+ * `wait`, the section says health was not checked.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { readFileSync, writeFileSync } from 'node:fs'
@@ -72,14 +73,16 @@ describe('wait: true', () => {
       /^### ✅ Applied and healthy in \d+ (ms|s), reviewed Diff$/m
     )
     expect(healthy.outputs).toMatchObject({ healthy: 'true', unhealthy: '0' })
-    expect(healthy.summary).toMatch(/\*\*Healthy\*\* in [\d.]+ m?s: 2 objects Current/)
+    // The last layer (web and worker): both Deployments and the Service, with their times.
+    expect(healthy.summary).toMatch(
+      /\*\*Healthy\*\* in [\d.]+ m?s: 3 objects Current \(`Deployment [a-z0-9-]+\/(web|worker)` [\d.]+ m?s, /
+    )
     const report = JSON.parse(readFileSync(healthy.outputs['report-path']!, 'utf8')) as {
       health: { healthy: boolean }[]
     }
     expect(report.health.map((h) => h.healthy)).toEqual([true, true, true])
 
-    // web's Pods now fail to pull their image; worker depends on config only and comes in the
-    // same layer as web, so the step fails after that layer.
+    // web's Pods now fail to pull their image (kwok's image-pull-backoff Stage).
     const file = join(repo.dir, 'manifests/web/deployment.yaml')
     writeFileSync(
       file,

@@ -313,19 +313,36 @@ async function layerHealth<M extends ManifestUnit>(
   }
 }
 
+// One line per manifest (the action's log groups route it by `manifest=`), then the layer's.
 function logHealth(index: number, health: LayerHealth, log: ApplyLog): void {
+  const byManifest = new Map<string, ObjectHealthReport[]>()
+  for (const o of health.objects)
+    byManifest.set(o.manifest, [...(byManifest.get(o.manifest) ?? []), o])
+  for (const [manifest, objects] of byManifest) {
+    const bad = objects.filter((o) => o.status !== 'Current')
+    if (bad.length === 0) {
+      const slowest = Math.max(0, ...objects.map((o) => o.currentAfterMs ?? 0))
+      log.info(
+        `healthy manifest=${manifest} objects=${objects.length} current after ${(slowest / 1000).toFixed(1)} s`
+      )
+      continue
+    }
+    // The cause in the same message, so that it stays in the manifest's log group.
+    for (const o of bad) {
+      const cause = [...(o.cause?.pods ?? []), ...(o.cause?.events ?? [])].map((l) => `\n  ${l}`)
+      log.warn(
+        `unhealthy object manifest=${manifest} resource=${o.ref.kind} ${o.ref.namespace ?? ''}/${o.ref.name} status=${o.status}: ${o.message}${cause.join('')}`
+      )
+    }
+  }
   const seconds = (health.durationMs / 1000).toFixed(1)
   if (health.healthy) {
     log.info(`layer ${index} healthy in ${seconds} s (${health.objects.length} objects Current)`)
-    return
-  }
-  for (const o of health.objects.filter((x) => x.status !== 'Current')) {
+  } else {
+    const bad = health.objects.filter((o) => o.status !== 'Current').length
     log.warn(
-      `unhealthy object manifest=${o.manifest} resource=${o.ref.kind} ${o.ref.namespace ?? ''}/${o.ref.name} status=${o.status}: ${o.message}`
+      `layer ${index} not healthy after ${seconds} s (${bad} of ${health.objects.length} objects not Current)`
     )
-    for (const line of [...(o.cause?.pods ?? []), ...(o.cause?.events ?? [])]) {
-      log.warn(`  ${line}`)
-    }
   }
 }
 

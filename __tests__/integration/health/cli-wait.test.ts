@@ -1,6 +1,7 @@
 // `apply --wait [--wait-timeout D]` on the command line (docs/health.md#wait), against the test
 // cluster's controllers and kwok: a Deployment whose image never pulls fails the run with every
-// object not Current named and its cause in the log; a healthy one exits 0 saying how long the
+// object not Current named and its cause in the same log line (one message, so that the
+// action's log group of the manifest holds it); a healthy one exits 0 saying how long the
 // layer took; `--wait-timeout` needs `--wait`.
 import { mkdtempSync } from 'node:fs'
 import os from 'node:os'
@@ -44,7 +45,7 @@ describe('apply --wait', () => {
     )
     expect(out.stderr).toMatch(
       new RegExp(
-        `unhealthy object manifest=app resource=Deployment ${ns}/web status=InProgress: .*\\n.*web-[a-z0-9]+-[a-z0-9]+/app: ImagePullBackOff \\(image registry\\.invalid/web:1\\)`
+        `unhealthy object manifest=app resource=Deployment ${ns}/web status=InProgress: [^\n]*\\\\n  web-[a-z0-9]+-[a-z0-9]+/app: ImagePullBackOff \\(image registry\\.invalid/web:1\\)`
       )
     )
   })
