@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# A test cluster (etcd + kube-apiserver, as the integration tests use) for developers.
+# A test cluster for developers: etcd, kube-apiserver, kube-controller-manager, kube-scheduler
+# and kwok with fake Nodes, as the integration tests use.
 #   bash scripts/cluster.sh up     build missing tools, start in the background, print env
 #   bash scripts/cluster.sh env    print export lines: eval "$(bash scripts/cluster.sh env)"
 #   bash scripts/cluster.sh down   stop it (by the PID in the pidfile)
@@ -71,7 +72,7 @@ cmd_down() {
     rm -f "$pidfile" "$envfile"
     return
   fi
-  # The serve process stops etcd and kube-apiserver itself on SIGTERM.
+  # The serve process stops the controllers, kube-apiserver and etcd itself on SIGTERM.
   kill -TERM "$pid"
   for _ in $(seq 1 30); do
     kill -0 "$pid" 2>/dev/null || break

@@ -3,7 +3,8 @@
  * each manifest a kustomize directory. `raw` lists one plain multi-document YAML file;
  * `kustomize` adds the transformers real overlays use (namespace, labels, a name prefix, a
  * configMapGenerator with a hash suffix). Objects are ConfigMaps, Secrets and ServiceAccounts
- * (no Services: the test cluster has 254 cluster IPs; no workloads: there is no controller).
+ * (no Services: the test cluster has 254 cluster IPs; no workloads, whose Pods would add
+ * controller and kwok traffic to what the bench measures).
  * `helmfile` makes each manifest a helmfile of two releases of one local chart (ConfigMaps),
  * with `helmfile.defaultNamespace` set, as a team using both tools writes it.
  */

@@ -362,7 +362,7 @@ function apiserverArgs(a: {
 
 // Metadata only (no bodies: Secrets stay out of the log), one event per request at completion;
 // the server's own loopback client and health probes are left out, and so are the controllers'
-// reads and every Lease request (node heartbeats): their writes stay, so the log shows when a
+// reads and the Node Leases (kwok's heartbeats in kube-node-lease): their writes stay, so the log shows when a
 // controller or kwok changed an object.
 const AUDIT_POLICY = `apiVersion: audit.k8s.io/v1
 kind: Policy
@@ -376,6 +376,7 @@ rules:
     users: ['system:kube-controller-manager', 'system:kube-scheduler', 'tazuna-kwok']
     verbs: [get, list, watch]
   - level: None
+    namespaces: [kube-node-lease]
     resources: [{ group: coordination.k8s.io, resources: [leases] }]
   - level: Metadata
 `

@@ -91,9 +91,21 @@ export async function patchAs(
   if (res.status >= 300) throw new Error(`patch ${resourcePath}: ${res.status} ${res.body}`)
 }
 
-/** A Deployment of one container whose image never pulls (no kubelet here: never Ready). */
-export function deployment(ns: string, name: string, replicas: number): JsonObject {
+/**
+ * A Deployment of one container whose image never pulls: on the test cluster's kwok Nodes its
+ * Pods wait in ImagePullBackOff (label `tazuna.test/failure`, __tests__/cluster/README.md#failing-pods),
+ * so it is never Ready. With `pods: 'run'` its Pods run and become Ready.
+ */
+export function deployment(
+  ns: string,
+  name: string,
+  replicas: number,
+  pods: 'never-pull' | 'run' = 'never-pull'
+): JsonObject {
   const labels = { app: name }
+  const podLabels =
+    pods === 'run' ? labels : { ...labels, 'tazuna.test/failure': 'image-pull-backoff' }
+  const image = pods === 'run' ? 'registry.invalid/app:1' : 'registry.invalid/never-pulls:1'
   return {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
@@ -102,8 +114,8 @@ export function deployment(ns: string, name: string, replicas: number): JsonObje
       replicas,
       selector: { matchLabels: labels },
       template: {
-        metadata: { labels },
-        spec: { containers: [{ name: 'app', image: 'registry.invalid/never-pulls:1' }] }
+        metadata: { labels: podLabels },
+        spec: { containers: [{ name: 'app', image }] }
       }
     }
   }

@@ -1,8 +1,8 @@
 /**
  * A Tazuna repository in a temporary directory, shaped like examples/ (namespaces -> config
  * -> web + worker), with names unique to one test: State ConfigMaps live in the shared
- * namespace `tazuna` and the test cluster never finishes deleting namespaces, so tests must
- * not share manifest or namespace names.
+ * namespace `tazuna` and tests run at the same time against one cluster, so tests must not
+ * share manifest or namespace names.
  */
 import { randomBytes } from 'node:crypto'
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'

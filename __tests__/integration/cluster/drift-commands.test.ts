@@ -1,10 +1,11 @@
 // `state drift` and `status` end to end: a kustomize project synced with `apply --sync`, then
 // edits by another field manager, a deleted object and a Deployment that never becomes ready
-// (the test cluster has no kubelet), read back through the real API server. Outputs are
+// (its Pods wait in ImagePullBackOff on kwok's Nodes), read back through the real API server. Outputs are
 // compared whole, so column widths, sorting and the core-group `/` prefix are all checked.
 import { mkdtempSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { applyCommand } from '../../../src/cli/apply-command.js'
 import { stateDriftCommand, statusCommand } from '../../../src/cli/drift-commands.js'
@@ -20,6 +21,17 @@ beforeAll(async () => {
 afterAll(() => admin.close())
 
 const pad = (s: string, n: number): string => s.padEnd(n)
+
+/** Waits (60 s at most) until the Deployment controller reports `replicas` ready, available Pods. */
+async function rolledOut(ns: string, name: string, replicas: number): Promise<void> {
+  const ref = { apiVersion: 'apps/v1', kind: 'Deployment', namespace: ns, name }
+  for (const deadline = Date.now() + 60_000; Date.now() < deadline;) {
+    const status = (await admin.cluster.get(ref))?.status as JsonObject | undefined
+    if (status?.readyReplicas === replicas && status.availableReplicas === replicas) return
+    await sleep(250)
+  }
+  throw new Error(`Deployment ${ns}/${name}: not rolled out within 60 s`)
+}
 const driftRow = (status: string, resource: string, hash: string): string =>
   `  ${pad(status, 14)} ${pad(resource, 60)} ${hash}\n`
 const statusRow = (status: string, kind: string, name: string): string =>
@@ -146,17 +158,9 @@ describe('status', () => {
     )
   })
 
-  it('counts a Deployment Ready once its status says so, and then --exit-code gives 0', async () => {
-    const p = await syncedProject((ns) => [deployment(ns, 'web', 2)])
-    const status = { replicas: 2, readyReplicas: 2, availableReplicas: 2, updatedReplicas: 2 }
-    await patchAs(
-      admin,
-      'kube-controller-manager',
-      `/apis/apps/v1/namespaces/${p.ns}/deployments/web/status`,
-      {
-        status
-      }
-    )
+  it('counts a Deployment Ready once its rollout is done, and then --exit-code gives 0', async () => {
+    const p = await syncedProject((ns) => [deployment(ns, 'web', 2, 'run')])
+    await rolledOut(p.ns, 'web', 2)
     const out = await runCommand(statusCommand, p.file, { options: { 'exit-code': true } })
     expect(out).toEqual({
       code: 0,

@@ -123,14 +123,15 @@ const refused: [string, JsonObject, JsonObject, string, RegExp][] = [
     statefulSet({ volumeClaimTemplates: [claimTemplate('1Gi')] }),
     statefulSet({ volumeClaimTemplates: [claimTemplate('2Gi')] }),
     'spec.volumeClaimTemplates',
-    /spec: Forbidden: updates to statefulset spec for fields other than/
+    // Kubernetes 1.32 refused the whole spec; 1.37 names the field (both are the server's own).
+    /spec: Forbidden: updates to statefulset spec for fields other than|spec\.volumeClaimTemplates: Invalid value: .*field is immutable/
   ],
   [
     'statefulset-spec (podManagementPolicy)',
     statefulSet({}),
     statefulSet({ podManagementPolicy: 'Parallel' }),
     'spec.podManagementPolicy',
-    /spec: Forbidden: updates to statefulset spec for fields other than/
+    /spec: Forbidden: updates to statefulset spec for fields other than|spec\.podManagementPolicy: Invalid value: "Parallel": field is immutable/
   ],
   [
     'claim-spec',
