@@ -23,7 +23,9 @@
  * Environment: BENCH_BUNDLE (the fresh bundle), KUBECONFIG, KUSTOMIZE_BIN, HELM_BIN (from
  * scripts/cluster.sh), TAZUNA_BIN (optional), TAZUNA_TEST_CLUSTER_DIR (the audit log). Arguments:
  * --sizes 1000,10000 --reps 3 --large-reps 1 --shape kustomize|raw|helmfile --rtt MS
- * --risk-reps 3 --only risk-pass --out FILE.
+ * --risk-reps 3 --only risk-pass|wait-sync --out FILE. `wait-sync` (__tests__/bench/wait-scenario.ts):
+ * a 10% sync with `--wait` on kwok, the time from the last object becoming Current to the next
+ * layer's first request.
  */
 import { execFileSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs'
@@ -47,7 +49,8 @@ import {
   type AuditedRequest
 } from '../__tests__/bench/requests.js'
 import { runRiskScenario } from '../__tests__/bench/risk-scenario.js'
-import { deleteBenchState } from '../__tests__/bench/state-cleanup.js'
+import { runWaitScenario } from '../__tests__/bench/wait-scenario.js'
+import { deleteBenchState, measureRoundTrip } from '../__tests__/bench/state-cleanup.js'
 import { startTcpProxy, type TcpProxy } from '../__tests__/support/tcp-proxy.js'
 
 const repoRoot = path.resolve(import.meta.dirname, '..')
@@ -499,6 +502,15 @@ async function riskSection(): Promise<string> {
   return runRiskScenario({ cli, reps: Number(args['risk-reps']), warm: 20 })
 }
 
+async function waitSection(): Promise<string> {
+  if (!auditLog || !existsSync(auditLog))
+    throw new Error("wait-sync needs the test cluster's audit log")
+  process.stderr.write('wait-sync: 100 Deployments, 10% changed\n')
+  const roundTrip = async (): Promise<number> => (await measureRoundTrip()) ?? NaN
+  const cli = [process.execPath, path.join(bundle, 'cli.js')]
+  return await runWaitScenario({ cli, reps: Number(args.reps), auditLog, roundTrip })
+}
+
 async function main(): Promise<void> {
   if (args.only === 'risk-pass') {
     const text = await riskSection()
@@ -506,7 +518,15 @@ async function main(): Promise<void> {
     if (args.out) writeFileSync(args.out, text)
     return
   }
-  if (args.only !== undefined) throw new Error(`--only takes risk-pass, got ${args.only}`)
+  if (args.only === 'wait-sync') {
+    const text = await waitSection()
+    process.stdout.write(text)
+    if (args.out) writeFileSync(args.out, text)
+    return
+  }
+  if (args.only !== undefined) {
+    throw new Error(`--only takes risk-pass or wait-sync, got ${args.only}`)
+  }
   const sizes = (args.sizes ?? '')
     .split(',')
     .map(Number)

@@ -37,6 +37,11 @@ export interface Settings {
   sync: boolean
   prune: boolean
   atomic: boolean
+  /**
+   * Input `wait` (docs/health.md#wait): after each layer, wait until every object it applied is
+   * Current, for at most `wait-timeout`; absent when `wait` is false.
+   */
+  wait?: { timeoutMs: number; timeout: string }
   kubeconfig: KubeconfigSource
   githubToken: string
   comment: boolean
@@ -101,6 +106,8 @@ export const inputDefaults = {
   sync: 'true',
   prune: 'false',
   atomic: 'false',
+  wait: 'false',
+  'wait-timeout': '5m',
   kubeconfig: '',
   'github-token': '',
   comment: 'true',
@@ -171,6 +178,7 @@ export function readSettings(source: InputSource): Settings {
     sync,
     prune,
     atomic,
+    ...waitOf(flag('wait'), 'input "wait-timeout"', read('wait-timeout')),
     kubeconfig: classifyKubeconfig(source.input('kubeconfig')),
     githubToken: read('github-token'),
     comment: flag('comment'),
@@ -249,6 +257,19 @@ export function parseReviewedDiff(value: string): ReviewedDiffMode {
   throw new InputError(
     `input "reviewed-diff" must be one of ${reviewedDiffModes.join(', ')}, got ${JSON.stringify(value)}`
   )
+}
+
+/**
+ * The `wait` switch with its timeout (a duration, more than 0); nothing when not waiting. The
+ * timeout is checked either way, so a typo fails before any run that would use it.
+ */
+export function waitOf(
+  wait: boolean,
+  what: string,
+  timeout: string
+): { wait?: { timeoutMs: number; timeout: string } } {
+  const seconds = positive(what, parseDurationSeconds(what, timeout))
+  return wait ? { wait: { timeoutMs: seconds * 1000, timeout: timeout.trim() } } : {}
 }
 
 /**

@@ -209,14 +209,14 @@ async function runFlow(
 ): Promise<void> {
   if (settings.mode === 'check') return runCheckFlow({ engine, runner }, target)
   if (settings.mode === 'apply') {
-    const { sync, prune, atomic } = settings
+    const { sync, prune, atomic, wait } = settings
     const review = reviewOptionsOf(settings, target)
     const snapshot = snapshotPublishing(settings, target)
     return runMergeFlow(
       { engine, runner, redact: (text) => runSecrets.redact(engine.redact(text)) },
       {
         ...target,
-        switches: { sync, prune, atomic },
+        switches: { sync, prune, atomic, ...(wait === undefined ? {} : { wait }) },
         lock: { holder: lockHolderOf(), waitSeconds: settings.lockTimeoutSeconds },
         commitGuard: {
           ancestry: actionAncestry(settings),

@@ -29,7 +29,8 @@ export async function deleteBenchState(manifests: readonly string[]): Promise<bo
   return true
 }
 
-function testCluster(): { server: string; ca: Buffer; token: string } | undefined {
+/** The test cluster's server, CA and token from KUBECONFIG; undefined for another kubeconfig. */
+export function testCluster(): { server: string; ca: Buffer; token: string } | undefined {
   try {
     const kc = JSON.parse(readFileSync(process.env.KUBECONFIG ?? '', 'utf8')) as TestKubeconfig
     const cluster = kc.clusters[0]?.cluster
@@ -59,4 +60,39 @@ function request(
     req.on('error', reject)
     req.end()
   })
+}
+
+/**
+ * One round trip to the test cluster: the median of 9 `GET /version` over a keep-alive
+ * connection opened by a first request; undefined for another kubeconfig.
+ */
+export async function measureRoundTrip(): Promise<number | undefined> {
+  const target = testCluster()
+  if (target === undefined) return undefined
+  const agent = new https.Agent({ ca: target.ca, keepAlive: true, maxSockets: 1 })
+  const get = () =>
+    new Promise<void>((resolve, reject) => {
+      const req = https.request(
+        new URL('/version', target.server),
+        { agent, headers: { Authorization: `Bearer ${target.token}` } },
+        (res) => {
+          res.resume()
+          res.on('end', () => resolve())
+        }
+      )
+      req.on('error', reject)
+      req.end()
+    })
+  try {
+    await get()
+    const trips: number[] = []
+    for (let i = 0; i < 9; i++) {
+      const t = performance.now()
+      await get()
+      trips.push(performance.now() - t)
+    }
+    return trips.sort((a, b) => a - b)[4]
+  } finally {
+    agent.destroy()
+  }
 }

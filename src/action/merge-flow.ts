@@ -7,7 +7,7 @@
 import { renderersFooter, renderersOf } from '../report/renderers.js'
 import { renderApplyMarkdown } from '../report/apply-markdown.js'
 import { summaryBudget } from '../report/comment.js'
-import { applyReportJson, applyReportText, countOutputs } from '../report/files.js'
+import { applyReportJson, applyReportText, countOutputs, healthOutputs } from '../report/files.js'
 import { utf8Length } from '../report/markdown.js'
 import type { ApplyReport } from '../report/model.js'
 import type { GateVerdict } from '../report/diff-gate.js'
@@ -99,7 +99,8 @@ export async function runMergeFlow(
   runner.setOutputs({
     ...countOutputs(all.map((m) => ({ manifest: m.manifest, counts: m.counts }))),
     'report-path': reportPath,
-    'comment-url': ''
+    'comment-url': '',
+    ...healthOutputs(outcome)
   })
   if (review && lookup) await reportApplied(review, lookup, { runner, redact }, { report, verdict })
   if (outcome.failure !== undefined) throw new Error(engine.redact(outcome.failure.message))

@@ -19,6 +19,11 @@ import {
   type PendingSave
 } from './sync-manifest.js'
 import { runTestPlugin, type TestPluginSpec } from './test-plugins.js'
+import type { ObjectRef } from './ports.js'
+import { explainUnhealthy, type HealthCause } from '../health/cause.js'
+import type { ObjectWatcher } from '../health/ports.js'
+import { waitForHealth, type HealthOutcome, type ObjectHealth } from '../health/wait.js'
+import { describeUnhealthy } from '../health/summary.js'
 
 /** The mode of a run; `prune` and `atomic` need `sync` (the CLI and inputs enforce it). */
 export interface ApplyOptions<M extends ManifestUnit = ManifestUnit> {
@@ -42,6 +47,11 @@ export interface ApplyOptions<M extends ManifestUnit = ManifestUnit> {
    * and the report says where the run stopped.
    */
   signal?: AbortSignal
+  /**
+   * `wait` (docs/health.md#wait): after each layer, every object it applied must become Current
+   * (kstatus) within `timeoutMs` before the next layer starts; absent: no health check.
+   */
+  wait?: { timeoutMs: number; timeout: string }
 }
 
 /** The ports a run uses; `build` renders one manifest. */
@@ -51,6 +61,8 @@ export interface ApplyDeps<M extends ManifestUnit> {
   clock: Clock
   log: ApplyLog
   build: BuildDesired<M>
+  /** Lists and watches for the health wait; needed when `options.wait` is set. */
+  watcher?: ObjectWatcher
 }
 
 /** What happened to one manifest. */
@@ -62,6 +74,24 @@ export interface ManifestReport {
   counts: ManifestCounts
   durationMs: number
   error?: string
+  /** The objects it sent to the API server. */
+  applied?: ObjectRef[]
+}
+
+/** One object's health after its layer, with the manifest that applied it and the cause. */
+export interface ObjectHealthReport extends Omit<ObjectHealth, 'live'> {
+  manifest: string
+  cause?: HealthCause
+}
+
+/** Whether a layer became healthy (docs/health.md#wait), and how long it took. */
+export interface LayerHealth {
+  healthy: boolean
+  ended: Exclude<HealthOutcome['ended'], 'cancelled'>
+  /** From the start of the layer to the end of the wait. */
+  durationMs: number
+  timeout: string
+  objects: ObjectHealthReport[]
 }
 
 /** What happened to one layer (index 0-based, as in `layer N apply failed`). */
@@ -70,6 +100,8 @@ export interface LayerReport {
   result: 'succeeded' | 'failed' | 'cancelled' | 'not-run'
   manifests: ManifestReport[]
   durationMs: number
+  /** Set when the run waited for health after this layer. */
+  health?: LayerHealth
 }
 
 /** The whole run; `error` is set exactly when `ok` is false. */
@@ -83,6 +115,8 @@ export interface ApplyReport {
    * spec.tests) and why (the signal's reason, e.g. `SIGINT`).
    */
   cancelled?: { layer?: number; reason: string }
+  /** Whether health was checked (`wait`). */
+  waited?: boolean
 }
 
 // Manifests of a layer in flight at once. Renders are bounded on their own (render-ahead, the
@@ -102,7 +136,12 @@ export async function runLayeredApply<M extends ManifestUnit>(
   deps: ApplyDeps<M>
 ): Promise<ApplyReport> {
   const started = deps.clock.now()
-  const report: ApplyReport = { ok: true, layers: [], durationMs: 0 }
+  const report: ApplyReport = {
+    ok: true,
+    layers: [],
+    durationMs: 0,
+    ...(options.wait === undefined ? {} : { waited: true })
+  }
   const finish = (error?: string): ApplyReport => {
     report.durationMs = deps.clock.now() - started
     if (error !== undefined) Object.assign(report, { ok: false, error })
@@ -147,6 +186,30 @@ export async function runLayeredApply<M extends ManifestUnit>(
     if (errors.length > 0) {
       report.layers.push(...notRunLayers(layers, index + 1))
       return finish(`layer ${index} apply failed: ${errors.join('\n')}`)
+    }
+    if (options.wait !== undefined) {
+      const health = await layerHealth(layerReport, options.wait, deps, options.signal).catch(
+        (error: unknown) => new Error(`layer ${index} health check failed: ${messageOf(error)}`)
+      )
+      // Cancelled while it waited: the layer's objects were applied and their State saved; the
+      // next layer is not started (its health is not known, so none is recorded).
+      if (aborted(options.signal)) {
+        report.layers.push(...notRunLayers(layers, index + 1))
+        return cancelled(index)
+      }
+      if (health instanceof Error) {
+        layerReport.result = 'failed'
+        report.layers.push(...notRunLayers(layers, index + 1))
+        return finish(health.message)
+      }
+      layerReport.health = health
+      layerReport.durationMs = health.durationMs
+      logHealth(index, health, deps.log)
+      if (!health.healthy) {
+        layerReport.result = 'failed'
+        report.layers.push(...notRunLayers(layers, index + 1))
+        return finish(`layer ${index} is not healthy: ${describeUnhealthy(health)}`)
+      }
     }
   }
   try {
@@ -243,7 +306,97 @@ async function runOne<M extends ManifestUnit>(m: M, lc: LayerContext<M>): Promis
   }
   if (outcome.pending) lc.pending.push(outcome.pending)
   deps.log.info(`[${m.type}] ${m.name} ... done`)
-  return report(outcome.result, outcome.counts)
+  return { ...report(outcome.result, outcome.counts), applied: outcome.applied ?? [] }
+}
+
+/**
+ * Waits for the objects the layer applied (docs/health.md#wait) and, when some are not Current,
+ * reads why.
+ */
+async function layerHealth<M extends ManifestUnit>(
+  layer: LayerReport,
+  wait: { timeoutMs: number; timeout: string },
+  deps: ApplyDeps<M>,
+  signal: AbortSignal | undefined
+): Promise<LayerHealth> {
+  const watcher = deps.watcher
+  if (watcher === undefined) throw new Error('this cluster connection cannot watch objects')
+  const manifestOf = new Map<string, string>()
+  const refs: ObjectRef[] = []
+  for (const m of layer.manifests) {
+    for (const ref of m.applied ?? []) {
+      const key = `${ref.apiVersion}/${ref.kind}/${ref.namespace ?? ''}/${ref.name}`
+      if (manifestOf.has(key)) continue
+      manifestOf.set(key, m.manifest)
+      refs.push(ref)
+    }
+  }
+  const startedAt = deps.clock.now() - layer.durationMs
+  const outcome = await waitForHealth(
+    refs,
+    {
+      timeoutMs: wait.timeoutMs,
+      timeout: wait.timeout,
+      startedAt,
+      ...(signal === undefined ? {} : { signal })
+    },
+    { watcher, clock: deps.clock }
+  )
+  // The caller reports a cancelled run as cancelled (and sends nothing more to explain it).
+  if (outcome.ended === 'cancelled') throw new Error('the run was cancelled while it waited')
+  const ended = outcome.ended
+  const causes = outcome.healthy
+    ? new Map<ObjectHealth, HealthCause>()
+    : await explainUnhealthy(outcome.objects, watcher)
+  return {
+    healthy: outcome.healthy,
+    ended,
+    durationMs: outcome.durationMs,
+    timeout: outcome.timeout,
+    objects: outcome.objects.map((o) => {
+      const { live: _, ...rest } = o
+      const r = o.ref
+      const cause = causes.get(o)
+      return {
+        ...rest,
+        manifest: manifestOf.get(`${r.apiVersion}/${r.kind}/${r.namespace ?? ''}/${r.name}`) ?? '',
+        ...(cause === undefined ? {} : { cause })
+      }
+    })
+  }
+}
+
+// One line per manifest (the action's log groups route it by `manifest=`), then the layer's.
+function logHealth(index: number, health: LayerHealth, log: ApplyLog): void {
+  const byManifest = new Map<string, ObjectHealthReport[]>()
+  for (const o of health.objects)
+    byManifest.set(o.manifest, [...(byManifest.get(o.manifest) ?? []), o])
+  for (const [manifest, objects] of byManifest) {
+    const bad = objects.filter((o) => o.status !== 'Current')
+    if (bad.length === 0) {
+      const slowest = Math.max(0, ...objects.map((o) => o.currentAfterMs ?? 0))
+      log.info(
+        `healthy manifest=${manifest} objects=${objects.length} current after ${(slowest / 1000).toFixed(1)} s`
+      )
+      continue
+    }
+    // The cause in the same message, so that it stays in the manifest's log group.
+    for (const o of bad) {
+      const cause = [...(o.cause?.pods ?? []), ...(o.cause?.events ?? [])].map((l) => `\n  ${l}`)
+      log.warn(
+        `unhealthy object manifest=${manifest} resource=${o.ref.kind} ${o.ref.namespace ?? ''}/${o.ref.name} status=${o.status}: ${o.message}${cause.join('')}`
+      )
+    }
+  }
+  const seconds = (health.durationMs / 1000).toFixed(1)
+  if (health.healthy) {
+    log.info(`layer ${index} healthy in ${seconds} s (${health.objects.length} objects Current)`)
+  } else {
+    const bad = health.objects.filter((o) => o.status !== 'Current').length
+    log.warn(
+      `layer ${index} not healthy after ${seconds} s (${bad} of ${health.objects.length} objects not Current)`
+    )
+  }
 }
 
 function notRunLayers<M extends ManifestUnit>(

@@ -40,6 +40,8 @@ export interface ManifestOutcome {
   /** `unchanged`: the Diff was empty; `skipped`: an unnamed manifest in sync mode. */
   result: 'applied' | 'unchanged' | 'skipped'
   pending?: PendingSave
+  /** The objects sent to the API server (what a health wait waits for). */
+  applied?: ObjectRef[]
 }
 
 /** Everything a manifest run reaches the world through. */
@@ -97,7 +99,8 @@ export async function syncManifest(
   const entries = new Map(ctx.stored.state.entries)
   const touched = new Set<string>()
   const toApply = new Set(diff.filter((d) => d.type !== 'removed').map((d) => d.key))
-  counts.applied = await applyObjects(m.name, desired.objects, ctx, (key) => toApply.has(key))
+  const applied = await applyObjects(m.name, desired.objects, ctx, (key) => toApply.has(key))
+  counts.applied = applied.length
   if (ctx.prune) {
     await deleteKeys(
       m.name,
@@ -131,7 +134,7 @@ export async function syncManifest(
     ctx
   )
   await runManifestTests(m, ctx)
-  return { counts, result: 'applied', ...(pending ? { pending } : {}) }
+  return { counts, result: 'applied', applied, ...(pending ? { pending } : {}) }
 }
 
 /**
@@ -144,18 +147,19 @@ export async function applyManifestFully(
   ctx: ManifestContext
 ): Promise<ManifestOutcome> {
   const counts = emptyCounts()
-  counts.applied = await applyObjects(m.name, desired.objects, ctx, () => true)
+  const applied = await applyObjects(m.name, desired.objects, ctx, () => true)
+  counts.applied = applied.length
   await waitIfAsked(m, desired, ctx)
   await runManifestTests(m, ctx)
   if (m.name === '') {
     ctx.log.warn(`manifest has no name, its state is not recorded (type ${m.type})`)
-    return { counts, result: 'applied' }
+    return { counts, result: 'applied', applied }
   }
   const touched = new Set([...ctx.stored.state.entries.keys(), ...desired.entries.keys()])
   const state: State = { metadata: metadataNow(ctx), entries: new Map(desired.entries) }
   const record = await recordOf(desired)
   const pending = await saveUnlessAtomic(saveOf(m.name, state, touched, ctx, record), ctx)
-  return { counts, result: 'applied', ...(pending ? { pending } : {}) }
+  return { counts, result: 'applied', applied, ...(pending ? { pending } : {}) }
 }
 
 /** Runs the manifest's own `tests` in order; the first failure fails the manifest. */
@@ -182,7 +186,7 @@ async function applyObjects(
   objects: readonly JsonObject[],
   ctx: ManifestContext,
   wanted: (key: string) => boolean
-): Promise<number> {
+): Promise<ObjectRef[]> {
   const lastByKey = new Map<string, JsonObject>()
   for (const object of objects) lastByKey.set(formatStateKey(stateKeyOf(manifest, object)), object)
   const keys = [...lastByKey.keys()].filter(wanted)
@@ -196,7 +200,7 @@ async function applyObjects(
       )
     }
   })
-  return keys.length
+  return keys.map(refOfKey)
 }
 
 /** Prune: the reverse waves (webhooks first, Namespaces and CRDs last), concurrently. */

@@ -1,12 +1,13 @@
 /**
- * `apply [--sync] [--prune] [--atomic]` (docs/compatibility.md#apply-flow): check the
+ * `apply [--sync] [--prune] [--atomic] [--wait [--wait-timeout D]]` (docs/compatibility.md#apply-flow,
+ * docs/health.md#wait): check the
  * configuration (a problem means no request reaches the cluster), enforce the kube-context
  * guard, then the layered apply with State sync. State records `git rev-parse HEAD` of the
  * tazuna.yaml directory. Log lines go to stderr; a failure is `error: <message>`, exit code 1.
  */
 import type { ApplySwitches } from '../engine/engine.js'
 import type { ApplyOutcome, ApplyResult } from '../report/model.js'
-import { parseDurationSeconds } from '../inputs.js'
+import { parseDurationSeconds, waitOf } from '../inputs.js'
 import { InputError } from '../errors.js'
 import { compareWithReviewed, type ReviewedDiff } from '../report/diff-gate.js'
 import { describeVerdict, refusalMessage } from '../report/gate-text.js'
@@ -27,10 +28,14 @@ export function applySwitches(
   if (options.prune === true && !sync) throw new InputError('--prune requires --sync')
   if (options.atomic === true && !sync) throw new InputError('--atomic requires --sync')
   const legacyPrune = (env.TAZUNA_STATE_SYNC_DELETE ?? '').toLowerCase() === 'true'
+  if (options['wait-timeout'] !== undefined && options.wait !== true) {
+    throw new InputError('--wait-timeout requires --wait')
+  }
   return {
     sync,
     prune: options.prune === true || (sync && legacyPrune),
-    atomic: options.atomic === true
+    atomic: options.atomic === true,
+    ...waitOf(options.wait === true, 'flag --wait-timeout', String(options['wait-timeout'] ?? '5m'))
   }
 }
 
@@ -57,6 +62,8 @@ export const applyCommand: CliCommand = {
     sync: { type: 'boolean' },
     prune: { type: 'boolean' },
     atomic: { type: 'boolean' },
+    wait: { type: 'boolean' },
+    'wait-timeout': { type: 'string' },
     'no-lock': { type: 'boolean' },
     'lock-timeout': { type: 'string', default: '10m' },
     'allow-older-commit': { type: 'boolean' },

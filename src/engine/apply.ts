@@ -219,6 +219,7 @@ function layeredApply(
       prune: request.prune,
       atomic: request.atomic,
       gitCommitHash: request.gitCommitHash,
+      ...(request.wait === undefined ? {} : { wait: request.wait }),
       isSelected: (m) => selectedByTags(m.tags, settings.tags),
       ...(deps.signal ? { signal: deps.signal } : {})
     },
@@ -227,7 +228,8 @@ function layeredApply(
       store: session.store,
       clock: deps.clock,
       log: request.log,
-      build: deps.build
+      build: deps.build,
+      ...(session.watcher === undefined ? {} : { watcher: session.watcher })
     }
   )
 }
@@ -249,11 +251,14 @@ export function outcomeOf(report: ApplyReport): ApplyOutcome {
       ...(m.error === undefined ? {} : { error: m.error })
     }))
   )
-  if (report.ok) return { layers }
+  const health =
+    report.waited === true ? { health: report.layers.map((l) => l.health ?? null) } : {}
+  if (report.ok) return { layers, ...health }
   const failed = report.layers.find((l) => l.result === 'failed' || l.result === 'cancelled')
   const layer = report.cancelled ? report.cancelled.layer : failed?.index
   return {
     layers,
+    ...health,
     failure: {
       message: report.error ?? 'apply failed',
       ...(layer === undefined ? {} : { layer })

@@ -4,6 +4,7 @@
  * src/adapters/engine-ports.ts, so both entry points drive the same engine the same way.
  */
 import type { LeaseStore } from '../apply/lease-lock.js'
+import type { ObjectWatcher } from '../health/ports.js'
 import type { ConfigFiles } from '../config/files.js'
 import type {
   BuildFiles,
@@ -31,6 +32,8 @@ export interface ClusterSession {
   discovery: Discovery
   /** Leases of the run lock. */
   leases: LeaseStore
+  /** Lists and watches objects (the health wait, docs/health.md#watches); absent: cannot. */
+  watcher?: ObjectWatcher
   /** The kubeconfig's current context (what the context guard checks). */
   context: string
   /** Where the kubeconfig came from and which context is used (for log lines). */

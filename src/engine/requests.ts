@@ -14,6 +14,11 @@ export interface ApplySwitches {
   sync: boolean
   prune: boolean
   atomic: boolean
+  /**
+   * `wait` (docs/health.md#wait): after each layer every object it applied must be Current
+   * within `timeoutMs` (`timeout` as written); absent: health is not checked.
+   */
+  wait?: { timeoutMs: number; timeout: string }
 }
 
 /** The run lock an apply takes (src/apply/lease-lock.ts), named after the configuration. */

@@ -11,6 +11,7 @@ import { commentBudget } from './comment.js'
 import { clip, inlineCode } from './markdown.js'
 import type { ApplyReport } from './model.js'
 import type { VerdictText } from './gate-text.js'
+import { HEALTH_NOT_CHECKED, healthGlance } from './health-markdown.js'
 
 const sectionMarker = '<!-- tazuna-action:applied -->'
 const sectionEnd = '<!-- tazuna-action:applied-end -->'
@@ -35,6 +36,9 @@ export function renderAppliedSection(note: AppliedNote, budget: number): string 
     `### ${glance(note)}`,
     '',
     `Commit ${inlineCode(note.sha.slice(0, 12))}${note.runUrl === undefined ? '' : ` · [run](${note.runUrl})`}`,
+    ...(note.report !== undefined && note.report.health === undefined
+      ? ['', HEALTH_NOT_CHECKED]
+      : []),
     ...verdictLines(note),
     ''
   ].join('\n')
@@ -85,6 +89,8 @@ function glance(note: AppliedNote): string {
   if (note.report === undefined) return `⛔ Applied: nothing — the apply was refused${reviewed}`
   if (note.report.cancelled !== undefined) return `⚠️ ${cancelledGlance(note.report)}${reviewed}`
   const failure = note.report.failure
+  const health = healthGlance(note.report)
+  if (health !== undefined) return `${health}${reviewed}`
   if (failure === undefined) return `✅ Applied${reviewed}`
   if (failure.layer === undefined) return `❌ Applied: failed${reviewed}`
   const failed = (note.report.layers[failure.layer] ?? [])

@@ -4,6 +4,7 @@
  */
 import { clip, codeBlock, describeCounts, inlineCode } from './markdown.js'
 import { sumCounts, type ApplyReport, type ManifestApply } from './model.js'
+import { HEALTH_NOT_CHECKED, healthGlance, layerHealthMarkdown } from './health-markdown.js'
 
 const errorLimit = 4000
 
@@ -18,7 +19,12 @@ export interface ApplyMarkdownOptions {
 export function renderApplyMarkdown(report: ApplyReport, options: ApplyMarkdownOptions): string {
   const measure = options.measure ?? ((text: string) => text.length)
   for (const limit of [errorLimit, 200]) {
-    const markdown = [title(report), headline(report), ...report.layers.map(layerSection(limit))]
+    const layers = report.layers.map(
+      (layer, i) =>
+        layerSection(limit)(layer, i) +
+        layerHealthMarkdown(report.health?.[i], Math.min(limit, 1500))
+    )
+    const markdown = [title(report), headline(report), ...layers]
       .concat(failureSection(report, limit))
       .join('')
     if (measure(markdown) <= options.budget) return markdown
@@ -53,7 +59,14 @@ const headline = (report: ApplyReport): string => {
           ? 'Failed'
           : `Failed in layer ${report.failure.layer + 1}`
   const applied = all.filter((m) => m.result === 'applied').length
-  return `**${outcome}.** ${applied} of ${all.length} manifests applied in ${report.layers.length} layer${report.layers.length === 1 ? '' : 's'}${commit}.${cancelledNote(report)}\n\n`
+  const glance = healthGlance(report)
+  const health =
+    report.health === undefined
+      ? `${HEALTH_NOT_CHECKED}\n\n`
+      : glance === undefined
+        ? ''
+        : `${glance}.\n\n`
+  return `**${outcome}.** ${applied} of ${all.length} manifests applied in ${report.layers.length} layer${report.layers.length === 1 ? '' : 's'}${commit}.${cancelledNote(report)}\n\n${health}`
 }
 
 /** `Cancelled (SIGINT) in layer 2 of 3`, or `… after the last layer` (before spec.tests). */
@@ -135,9 +148,10 @@ const failureSection = (report: ApplyReport, limit: number): string => {
   const { layer, message } = report.failure
   // The message is upstream's, which counts layers from 0 (docs/compatibility.md#apply-flow);
   // the heading names the layer as the tables do, so the 0-based prefix would only contradict it.
-  const upstream = layer === undefined ? '' : `layer ${layer} apply failed: `
-  const text =
-    upstream !== '' && message.startsWith(upstream) ? message.slice(upstream.length) : message
+  const prefixes =
+    layer === undefined ? [] : [`layer ${layer} apply failed: `, `layer ${layer} is not healthy: `]
+  const upstream = prefixes.find((p) => message.startsWith(p)) ?? ''
+  const text = message.slice(upstream.length)
   return (
     `#### Failure${layer === undefined ? '' : ` in layer ${layer + 1}`}\n\n` +
     `${codeBlock(clip(text, limit), 'text')}\n<sub>Later layers were not applied.</sub>\n`

@@ -10,6 +10,7 @@ import {
   hasChanges,
   sortEntries,
   sumCounts,
+  type ApplyOutcome,
   type ApplyReport,
   type DiffCounts,
   type DiffReport
@@ -69,6 +70,7 @@ export function applyReportJson(report: ApplyReport): string {
     renderers: report.renderers ?? null,
     counts: sumCounts(report.layers.flat().map((m) => m.counts)),
     layers: report.layers,
+    health: report.health ?? null,
     failure: report.failure ?? null,
     cancelled: report.cancelled ?? null
   }
@@ -128,3 +130,18 @@ export function countOutputs(
 }
 
 const hasAnyEntry = (c: DiffCounts): boolean => c.added + c.modified + c.removed + c.alwaysSync > 0
+
+/**
+ * Outputs `healthy` and `unhealthy` (docs/health.md#reporting): with `wait`, 'true' when every
+ * applied object became Current, and how many did not; without `wait` both are empty.
+ */
+export function healthOutputs(outcome: ApplyOutcome): { healthy: string; unhealthy: string } {
+  if (outcome.health === undefined) return { healthy: '', unhealthy: '' }
+  const all = outcome.health.flatMap((h) => h?.objects ?? [])
+  const unhealthy = all.filter((o) => o.status !== 'Current').length
+  const complete = outcome.health.every((h) => h === null || h.healthy)
+  return {
+    healthy: String(outcome.failure === undefined && unhealthy === 0 && complete),
+    unhealthy: String(unhealthy)
+  }
+}

@@ -111,9 +111,37 @@ export interface ManifestApply {
   error?: string
 }
 
+/** One object's health after its layer (docs/health.md#reporting). */
+export interface ObjectHealthNote {
+  manifest: string
+  ref: { apiVersion: string; kind: string; namespace?: string; name: string }
+  /** kstatus's status: Current, InProgress, Failed, Terminating, NotFound, Unknown. */
+  status: string
+  message: string
+  reason?: string
+  /** From the start of the layer to the object becoming Current. */
+  currentAfterMs?: number
+  /** Failing Pods' container states and the newest Warning Events (src/health/cause.ts). */
+  cause?: { pods: string[]; events: string[] }
+}
+
+/** A layer's health: healthy or not, how long it took, every object. */
+export interface LayerHealthNote {
+  healthy: boolean
+  ended: 'current' | 'failed' | 'timeout'
+  durationMs: number
+  timeout: string
+  objects: ObjectHealthNote[]
+}
+
 /** The outcome of a layered apply. */
 export interface ApplyOutcome {
   layers: readonly (readonly ManifestApply[])[]
+  /**
+   * Set when the run waited for health (`wait`): per layer, its health (null for a layer that
+   * did not get so far).
+   */
+  health?: readonly (LayerHealthNote | null)[]
   /** Set when the run failed: Tazuna's error message and the layer (0-based), if in one. */
   failure?: { layer?: number; message: string }
   /**

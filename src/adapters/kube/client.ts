@@ -12,9 +12,9 @@ import https from 'node:https'
 import { ClusterError } from '../../errors.js'
 import type { Clock } from '../../apply/ports.js'
 import { systemClock } from '../clock.js'
-import type { KubeRequest, KubeResponse } from './api-response.js'
+import { responseError, type KubeRequest, type KubeResponse } from './api-response.js'
 import type { KubeCredentials, LoadedKubeConfig } from './config.js'
-import { connectH2, NOT_SENT, requestH2, Slots } from './h2-session.js'
+import { connectH2, NOT_SENT, requestH2, Slots, streamH2 } from './h2-session.js'
 import {
   DEFAULT_RETRY,
   isTransient,
@@ -105,6 +105,81 @@ export class KubeClient {
         }
       }
       await this.clock.sleep(this.delay(attempt, retryAfter))
+    }
+  }
+
+  /**
+   * Opens a long-lived GET (a watch, docs/health.md#watches) and hands every line of its body to
+   * `onLine` as it arrives; resolves when the body ends or `signal` aborts. Not retried: the
+   * watcher lists and watches again. A status other than 200 is a ClusterError naming `what`.
+   */
+  async stream(
+    req: Omit<KubeRequest, 'method' | 'body'>,
+    what: string,
+    onLine: (line: string) => void,
+    signal: AbortSignal
+  ): Promise<void> {
+    this.refuseIfCancelled({ ...req, method: 'GET' }, what)
+    const opts = await this.httpsOptions()
+    const url = new URL(this.server + req.path)
+    for (const [k, v] of Object.entries(req.query ?? {})) url.searchParams.set(k, v)
+    const headers: Record<string, string> = {
+      ...stringHeaders(opts.headers),
+      Accept: 'application/json',
+      'User-Agent': 'tazuna-action'
+    }
+    if (opts.auth) headers.Authorization = `Basic ${Buffer.from(opts.auth).toString('base64')}`
+    let pending = ''
+    let body = ''
+    let status = 0
+    const onData = (chunk: Buffer): void => {
+      if (status !== 200) {
+        body += chunk.toString('utf8')
+        return
+      }
+      pending += chunk.toString('utf8')
+      let newline: number
+      while ((newline = pending.indexOf('\n')) >= 0) {
+        const line = pending.slice(0, newline)
+        pending = pending.slice(newline + 1)
+        if (line.trim() !== '') onLine(line)
+      }
+    }
+    const isHttps = url.protocol === 'https:'
+    const session =
+      isHttps && !this.credentials.viaProxy ? await this.h2SessionFor(opts, url) : undefined
+    try {
+      if (session !== undefined) {
+        const path = url.pathname + url.search
+        const opened = await streamH2(session, { method: 'GET', path, headers }, onData, signal)
+        status = opened.status
+        await opened.ended
+      } else {
+        const agent = this.credentials.viaProxy
+          ? (opts.agent as http.Agent)
+          : this.agentFor(opts, isHttps)
+        await new Promise<void>((resolve, reject) => {
+          const r = (isHttps ? https : http).request(
+            url,
+            { method: 'GET', headers, agent, signal },
+            (res) => {
+              status = res.statusCode ?? 0
+              res.on('data', onData)
+              res.on('end', resolve)
+              res.on('close', resolve)
+              res.on('error', () => resolve())
+            }
+          )
+          r.on('error', (error) => (signal.aborted ? resolve() : reject(error)))
+          r.end()
+        })
+      }
+    } catch (error) {
+      if (signal.aborted) return
+      throw new ClusterError(`${what}: request to ${this.server} failed (${errorCode(error)})`)
+    }
+    if (status !== 200 && !signal.aborted) {
+      throw responseError(what, { status, contentType: 'application/json', body })
     }
   }
 

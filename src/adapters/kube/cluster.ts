@@ -12,6 +12,7 @@ import { wellKnownResource } from '../../objects/well-known-resources.js'
 import { jsonBody, responseError, type KubeRequest, type KubeResponse } from './api-response.js'
 import type { KubeClient } from './client.js'
 import type { KubeDiscovery, ResourceInfo } from './discovery.js'
+import type { ListSelector, ObjectWatcher, WatchEvent, WatchTarget } from '../../health/ports.js'
 
 /** Field manager of every write (the same as the Go CLI, so either tool can take over). */
 export const FIELD_MANAGER = 'tazuna'
@@ -51,7 +52,7 @@ interface Located {
 }
 
 /** Cluster operations over one shared KubeClient and its discovery cache. */
-export class KubeCluster implements Cluster {
+export class KubeCluster implements Cluster, ObjectWatcher {
   private readonly waits: ClusterWaits
   private readonly clock: Clock
 
@@ -117,6 +118,88 @@ export class KubeCluster implements Cluster {
     if (res.status === 404) return undefined
     if (res.status !== 200) throw responseError(what, res)
     return jsonBody<JsonObject>(what, res)
+  }
+
+  async list(target: WatchTarget, selector: ListSelector = {}): Promise<JsonObject[]> {
+    return (await this.listAt(target, selector)).items
+  }
+
+  /**
+   * docs/health.md#watches: list, then watch from the list's resourceVersion (with bookmarks);
+   * a watch the server ends is resumed from the newest resourceVersion seen, an expired one
+   * (410 Gone) listed again.
+   */
+  async watch(
+    target: WatchTarget,
+    onEvent: (event: WatchEvent) => void,
+    signal: AbortSignal
+  ): Promise<void> {
+    const what = `watch ${target.kind} in ${target.namespace ?? 'the cluster'}`
+    const selector: { fieldSelector?: string } =
+      target.name === undefined ? {} : { fieldSelector: `metadata.name=${target.name}` }
+    let resourceVersion: string | undefined
+    while (!signal.aborted) {
+      if (resourceVersion === undefined) {
+        const listed = await this.listAt(target, selector)
+        if (signal.aborted) return
+        resourceVersion = listed.resourceVersion
+        onEvent({ type: 'LISTED', objects: listed.items })
+      }
+      let expired = false
+      await this.client.stream(
+        {
+          path: await this.collectionPath(target, what),
+          query: {
+            ...(selector.fieldSelector === undefined
+              ? {}
+              : { fieldSelector: selector.fieldSelector }),
+            watch: '1',
+            allowWatchBookmarks: 'true',
+            resourceVersion,
+            timeoutSeconds: '290'
+          }
+        },
+        what,
+        (line) => {
+          const event = parseWatchLine(line)
+          if (event === undefined) return
+          const version = resourceVersionOf(event.object)
+          if (event.type === 'ERROR') {
+            expired = true
+            return
+          }
+          if (version !== undefined) resourceVersion = version
+          if (event.type === 'ADDED' || event.type === 'MODIFIED' || event.type === 'DELETED') {
+            onEvent({ type: event.type, object: event.object })
+          }
+        },
+        signal
+      )
+      if (expired) resourceVersion = undefined
+    }
+  }
+
+  private async collectionPath(target: WatchTarget, what: string): Promise<string> {
+    const { name: _, ...collection } = target
+    return (await this.locate({ ...collection, name: '' }, what)).path
+  }
+
+  private async listAt(
+    target: WatchTarget,
+    selector: ListSelector
+  ): Promise<{ items: JsonObject[]; resourceVersion: string }> {
+    const what = `list ${target.kind} in ${target.namespace ?? 'the cluster'}`
+    const query: Record<string, string> = {}
+    if (selector.labelSelector !== undefined) query.labelSelector = selector.labelSelector
+    if (selector.fieldSelector !== undefined) query.fieldSelector = selector.fieldSelector
+    const path = await this.collectionPath(target, what)
+    const res = await this.client.request({ method: 'GET', path, query }, what)
+    if (res.status !== 200) throw responseError(what, res)
+    const list = jsonBody<JsonObject>(what, res)
+    const items = Array.isArray(list.items) ? list.items.filter(isJsonObject) : []
+    // A list's items carry no kind; the waiter reads it (kstatus's per-kind rules).
+    const withKind = items.map((o) => ({ apiVersion: target.apiVersion, kind: target.kind, ...o }))
+    return { items: withKind, resourceVersion: resourceVersionOf(list) ?? '' }
   }
 
   // docs/compatibility.md#applying-one-object: Job and Pod specs are largely immutable, so Tazuna
@@ -297,4 +380,24 @@ function servedApiVersions(crd: JsonObject): string[] {
       (v): v is JsonObject => isJsonObject(v) && v.served !== false && typeof v.name === 'string'
     )
     .map((v) => `${group}/${v.name as string}`)
+}
+
+function parseWatchLine(line: string): { type: string; object: JsonObject } | undefined {
+  try {
+    const event = JSON.parse(line) as unknown
+    if (!isJsonObject(event as JsonObject) || typeof (event as JsonObject).type !== 'string') {
+      return undefined
+    }
+    const { type, object } = event as { type: string; object: unknown }
+    return isJsonObject(object as JsonObject) ? { type, object: object as JsonObject } : undefined
+  } catch {
+    return undefined
+  }
+}
+
+function resourceVersionOf(object: JsonObject): string | undefined {
+  const metadata = object.metadata
+  return isJsonObject(metadata) && typeof metadata.resourceVersion === 'string'
+    ? metadata.resourceVersion
+    : undefined
 }

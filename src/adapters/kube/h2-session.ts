@@ -177,3 +177,55 @@ export class Slots {
     }
   }
 }
+
+/** A long-lived request (a watch): its status, then its body in chunks as they arrive. */
+export interface H2Stream {
+  status: number
+  /** Resolves when the body ended or the stream was closed. */
+  ended: Promise<void>
+}
+
+/**
+ * Opens `req` as a stream of `session` without a timeout (a watch; the server's
+ * `timeoutSeconds` and `signal` end it) and resolves once the response headers arrived; every
+ * body chunk goes to `onData` as it comes.
+ */
+export function streamH2(
+  session: http2.ClientHttp2Session,
+  req: Omit<H2Request, 'timeoutMs' | 'body'>,
+  onData: (chunk: Buffer) => void,
+  signal: AbortSignal
+): Promise<H2Stream> {
+  return new Promise((resolve, reject) => {
+    let stream: http2.ClientHttp2Stream
+    try {
+      stream = session.request(
+        { ':method': req.method, ':path': req.path, ...lowerCaseKeys(req.headers) },
+        { endStream: true }
+      )
+    } catch (error) {
+      reject(failure(`the HTTP/2 session ended: ${String(error)}`, NOT_SENT))
+      return
+    }
+    const cancel = (): void => {
+      stream.close(http2.constants.NGHTTP2_CANCEL)
+    }
+    signal.addEventListener('abort', cancel, { once: true })
+    let endedResolve!: () => void
+    const ended = new Promise<void>((res) => (endedResolve = res))
+    let responded = false
+    stream.on('response', (headers) => {
+      responded = true
+      resolve({ status: Number(headers[':status'] ?? 0), ended })
+    })
+    stream.on('data', onData)
+    const finish = (error?: Error): void => {
+      signal.removeEventListener('abort', cancel)
+      if (!responded) reject(streamFailure(stream, error))
+      endedResolve()
+    }
+    stream.on('end', () => finish())
+    stream.on('error', (error: Error) => finish(error))
+    stream.on('close', () => finish())
+  })
+}

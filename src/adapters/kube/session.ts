@@ -17,6 +17,8 @@ export interface KubeSession {
   discovery: KubeDiscovery
   cluster: KubeCluster
   store: KubeStateStore
+  /** The cluster's lists and watches (the health wait). */
+  watcher: KubeCluster
   /** The run lock's Leases in namespace `tazuna`. */
   leases: KubeLeaseStore
   /** The kubeconfig's current context (what the context guard checks). */
@@ -52,13 +54,15 @@ export async function openKubeSession(options: KubeSessionOptions = {}): Promise
   })
   const discovery = new KubeDiscovery(client)
   const store = new KubeStateStore(client)
+  const cluster = new KubeCluster(client, discovery, {
+    ...(options.waits ? { waits: options.waits } : {}),
+    ...clock
+  })
   return {
     client,
     discovery,
-    cluster: new KubeCluster(client, discovery, {
-      ...(options.waits ? { waits: options.waits } : {}),
-      ...clock
-    }),
+    cluster,
+    watcher: cluster,
     store,
     leases: new KubeLeaseStore(client, {
       ensure: () => store.ensureNamespace(),
