@@ -411,3 +411,92 @@ describe('a Diff run signalled before it posts', () => {
 
 const pick = (keys: string[]): Record<string, string> =>
   Object.fromEntries(keys.flatMap((k) => (process.env[k] ? [[k, process.env[k]]] : [])))
+
+describe('a merge run with wait: true, cancelled while layer 1 waits for health', () => {
+  it('stops waiting at once: layer 1 applied and recorded, layer 2 not started, the lock released', async () => {
+    const waitId = uniqueName('cancel-wait')
+    const dir = join(dirname(repo), 'wait-repo')
+    const file = (path: string, text: string) => {
+      mkdirSync(dirname(join(dir, path)), { recursive: true })
+      writeFileSync(join(dir, path), text)
+    }
+    const app = `${waitId}-app`
+    const after = `${waitId}-after`
+    file(
+      'tazuna.yaml',
+      [
+        'apiVersion: tazuna.pepabo.com/v1',
+        'kind: Tazuna',
+        'spec:',
+        '  manifests:',
+        `    - {name: ${app}, type: kustomize, path: app}`,
+        `    - {name: ${after}, type: kustomize, path: after, dependsOn: [${app}]}`,
+        ''
+      ].join('\n')
+    )
+    file('app/kustomization.yaml', `resources: [app.yaml]\n`)
+    // Pods that never become ready (the test cluster's kwok stage, __tests__/cluster/README.md).
+    file(
+      'app/app.yaml',
+      [
+        `apiVersion: v1\nkind: Namespace\nmetadata: {name: ${waitId}}\n---`,
+        'apiVersion: apps/v1',
+        'kind: Deployment',
+        `metadata: {name: web, namespace: ${waitId}}`,
+        'spec:',
+        '  replicas: 1',
+        '  selector: {matchLabels: {app: web}}',
+        '  template:',
+        '    metadata: {labels: {app: web, tazuna.test/failure: never-ready}}',
+        '    spec: {containers: [{name: web, image: registry.example/web:1}]}',
+        ''
+      ].join('\n')
+    )
+    file('after/kustomization.yaml', `resources: [after.yaml]\nnamespace: ${waitId}\n`)
+    file('after/after.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: after}\n')
+    commitAll(dir, 'A Deployment that never becomes ready, then a ConfigMap')
+    const head = git(dir, 'rev-parse', 'HEAD').trim()
+    const isWatch = (r: { method: string; path: string }) =>
+      r.method === 'GET' && r.path.includes('watch=')
+    const from = proxy.requests.length
+    const run = startAction({
+      dist,
+      workspace: dir,
+      inputs: {
+        config: 'tazuna.yaml',
+        kubeconfig: adminVia,
+        'github-token': 'gh-token',
+        'reviewed-diff': 'off',
+        wait: 'true',
+        'wait-timeout': '5m'
+      },
+      eventName: 'push',
+      payload: pushPayload(head),
+      sha: head,
+      apiUrl: emulator.url
+    })
+    try {
+      await whenProxySaw(from, isWatch)
+      const signalled = Date.now()
+      run.child.kill('SIGINT')
+      const result = await run.done
+      expect(Date.now() - signalled).toBeLessThan(7500)
+      expect(result.status).toBe(1)
+      expect(result.summary).toContain('**Cancelled (SIGINT) in layer 1 of 2.**')
+      expect(result.summary).toContain(`| \`${after}\` | ⏸️ not run |`)
+      const sent = proxy.requests.slice(from).map((r) => `${r.method} ${r.path}`)
+      expect(sent.filter((r) => r.includes('/configmaps/after'))).toEqual([])
+      const lockOf = lockNameFor([app, after], '')
+      expect(await admin.leases.read(lockOf)).toBeUndefined()
+      const state = await admin.cluster.get({
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        namespace: 'tazuna',
+        name: `tazuna-state-${app}`
+      })
+      expect(Object.keys((state?.data ?? {}) as object).length).toBe(3)
+    } finally {
+      await admin.cluster.delete({ apiVersion: 'v1', kind: 'Namespace', name: waitId })
+    }
+  })
+})
