@@ -4,6 +4,7 @@
  */
 import * as core from '@actions/core'
 import * as github from '@actions/github'
+import { readFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import packageJson from '../package.json' with { type: 'json' }
@@ -42,6 +43,8 @@ import {
 } from './action/snapshot-wiring.js'
 import { githubAncestry } from './adapters/github/compare.js'
 import { kubeconfigFileSecrets, kubeconfigSecrets } from './adapters/kube/kubeconfig-secrets.js'
+import type { BearerAuth } from './adapters/kube/config.js'
+import { IdTokenSource } from './adapters/kube/id-token.js'
 import { upsertStickyComment } from './adapters/github/comments.js'
 import { newFingerprintKey } from './adapters/fingerprint-key.js'
 import { findReviewedDiff, postAppliedSection } from './adapters/github/reviewed.js'
@@ -51,7 +54,7 @@ import type { CommitAncestry } from './apply/commit-guard.js'
 import type { PathPolicy } from './config/confinement.js'
 import { createEngine, type Engine } from './engine/engine.js'
 import type { EnginePorts, EngineSettings } from './engine/ports.js'
-import { readSettings, type KubeconfigSource, type Settings } from './inputs.js'
+import { readSettings, type ClusterAuth, type KubeconfigSource, type Settings } from './inputs.js'
 import { renderAtCommit } from './engine/base-render.js'
 import type { BeforeSide } from './engine/content-diff.js'
 import type { PullRequest } from './action/ports.js'
@@ -106,6 +109,7 @@ async function runMode(settings: Settings, stop: Termination | undefined): Promi
   })
   if (settings.mode === 'publish') return runPublish(settings, runner)
   const kubeconfig = kubeconfigPath(settings.kubeconfig, env.RUNNER_TEMP)
+  const bearer = bearerOf(settings.clusterAuth, env.GITHUB_WORKSPACE || process.cwd())
   const state = await stateSourceOf(settings, snapshotWorldOf(settings), runner)
   const engineSettings: EngineSettings = {
     file: settings.config,
@@ -121,6 +125,7 @@ async function runMode(settings: Settings, stop: Termination | undefined): Promi
       processEnginePorts({
         env,
         ...(kubeconfig === undefined ? {} : { kubeconfig }),
+        ...(bearer === undefined ? {} : { bearer }),
         codeDir: import.meta.dirname,
         registerSecret: (value) => core.setSecret(value),
         log: { info: (message) => core.info(message), warn: (message) => core.warning(message) },
@@ -307,7 +312,9 @@ function snapshotWorldOf(settings: Settings): SnapshotWorld {
     repositoryRootOf,
     refsOf: (root) => gitSnapshotRefs(root),
     kubeconfigGiven: () =>
-      settings.kubeconfig.kind !== 'ambient' || hasAmbientKubeconfig(process.env, os.homedir())
+      settings.kubeconfig.kind !== 'ambient' ||
+      (settings.clusterAuth.kind === 'github-oidc' && settings.clusterAuth.server !== undefined) ||
+      hasAmbientKubeconfig(process.env, os.homedir())
   }
 }
 
@@ -334,6 +341,39 @@ function kubeconfigPath(
     runSecrets.registerSecret(secret)
   }
   return file
+}
+
+// cluster-auth github-oidc: the job's ID token, requested as @actions/core requests it
+// (ACTIONS_ID_TOKEN_REQUEST_URL and _TOKEN, which `permissions: id-token: write` sets), is the
+// bearer token; getIDToken masks each token it gets, and the run's registry redacts it from
+// what is posted through the API. One source per run: the head and base engines share it.
+function bearerOf(auth: ClusterAuth, workspace: string): BearerAuth | undefined {
+  if (auth.kind !== 'github-oidc') return undefined
+  const tokens = new IdTokenSource(async () => {
+    const token = await core.getIDToken(auth.audience)
+    core.setSecret(token)
+    runSecrets.registerSecret(token)
+    return token
+  }, systemClock)
+  const ca = auth.certificateAuthority
+  let certificateAuthority: string | undefined
+  if (ca?.kind === 'content') certificateAuthority = ca.content
+  else if (ca?.kind === 'path') {
+    const file = path.resolve(workspace, ca.path)
+    try {
+      certificateAuthority = readFileSync(file, 'utf8')
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? 'unreadable'
+      throw new Error(`input "certificate-authority": cannot read ${file} (${code})`, {
+        cause: error
+      })
+    }
+  }
+  return {
+    tokens,
+    ...(auth.server === undefined ? {} : { server: auth.server }),
+    ...(certificateAuthority === undefined ? {} : { certificateAuthority })
+  }
 }
 
 // Reads stay in the checked-out repository, plus the directories the workflow allowed.
