@@ -351,7 +351,6 @@ function bearerOf(auth: ClusterAuth, workspace: string): BearerAuth | undefined 
   if (auth.kind !== 'github-oidc') return undefined
   const tokens = new IdTokenSource(async () => {
     const token = await core.getIDToken(auth.audience)
-    core.setSecret(token)
     runSecrets.registerSecret(token)
     return token
   }, systemClock)

@@ -92,6 +92,9 @@ export class KubeClient {
             opts = await this.httpsOptions()
             res = await this.send(req, opts)
           }
+          if (res.status === 401 && this.credentials.explainUnauthorized) {
+            res = explained(res, this.credentials.explainUnauthorized(opts))
+          }
         }
         if (!isTransient(res) || !mayRetry.response(res)) return res
         retryAfter = res.retryAfterSeconds
@@ -301,6 +304,19 @@ export class KubeClient {
     void this.h2?.session.then((s) => s?.destroy()).catch(() => undefined)
     this.h2 = undefined
   }
+}
+
+// A 401's Status message, with why the credential may have been refused.
+function explained(res: KubeResponse, why: string): KubeResponse {
+  let status: Record<string, unknown> = {}
+  try {
+    const parsed: unknown = JSON.parse(res.body)
+    if (typeof parsed === 'object' && parsed !== null) status = parsed as Record<string, unknown>
+  } catch {
+    // Not a Status: the explanation stands alone.
+  }
+  const message = typeof status.message === 'string' ? `${status.message}: ` : ''
+  return { ...res, body: JSON.stringify({ ...status, message: `${message}${why}` }) }
 }
 
 function stringHeaders(

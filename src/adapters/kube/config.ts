@@ -13,7 +13,7 @@ import path from 'node:path'
 import type { KubeConfig } from '@kubernetes/client-node'
 import { ClusterError, NoKubeconfigError } from '../../errors.js'
 import { SERVICE_ACCOUNT_TOKEN } from './ambient-kubeconfig.js'
-import type { IdTokenSource } from './id-token.js'
+import { describeClaims, type IdTokenSource } from './id-token.js'
 import { readKubeConfigCluster, readPlainKubeConfig } from './plain-kubeconfig.js'
 
 const GUIDANCE =
@@ -38,6 +38,8 @@ export interface KubeCredentials {
    * github-oidc; a kubeconfig's credentials are never retried).
    */
   renewAfterUnauthorized?(sent: https.RequestOptions): Promise<boolean>
+  /** Why a renewed credential may still be refused: added to the 401's message. */
+  explainUnauthorized?(sent: https.RequestOptions): string
 }
 
 /** The current context's server and credentials, and where they came from, for messages. */
@@ -180,6 +182,15 @@ function bearerCredentials(
     renewAfterUnauthorized: async (sent) => {
       await tokens.renew(sentToken(sent))
       return true
+    },
+    explainUnauthorized: (sent) => {
+      const token = sentToken(sent)
+      return (
+        "the API server did not accept the job's ID token" +
+        (token === undefined ? '' : ` (${describeClaims(token)})`) +
+        ': its authentication configuration decides which issuer, audience and claims it ' +
+        'accepts (README.md#keyless)'
+      )
     }
   }
 }

@@ -87,15 +87,35 @@ export function renewAtOf(token: string, requestedAt: number): number {
   return exp - Math.min(MAX_MARGIN_MS, lifetime * MARGIN_FRACTION)
 }
 
-/** The `exp` claim of a JWT in milliseconds, or undefined when it has none. */
-export function expiryOf(token: string): number | undefined {
+/**
+ * What a refused token claimed, for the error message: its issuer, audience and subject (none
+ * of them a secret; the cluster's authentication configuration matches them).
+ */
+export function describeClaims(token: string): string {
+  const claims = claimsOf(token)
+  const shown = (['iss', 'aud', 'sub'] as const).flatMap((name) => {
+    const value = claims?.[name]
+    const text = Array.isArray(value) ? value.join(',') : value
+    return typeof text === 'string' ? [`${name} ${JSON.stringify(text.slice(0, 200))}`] : []
+  })
+  return shown.length === 0 ? 'claims unreadable' : shown.join(', ')
+}
+
+function claimsOf(token: string): Record<string, unknown> | undefined {
   const payload = token.split('.')[1]
   if (payload === undefined) return undefined
   try {
     const claims: unknown = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'))
-    const exp = (claims as { exp?: unknown } | null)?.exp
-    return typeof exp === 'number' && Number.isFinite(exp) ? exp * 1000 : undefined
+    return typeof claims === 'object' && claims !== null
+      ? (claims as Record<string, unknown>)
+      : undefined
   } catch {
     return undefined
   }
+}
+
+/** The `exp` claim of a JWT in milliseconds, or undefined when it has none. */
+export function expiryOf(token: string): number | undefined {
+  const exp = claimsOf(token)?.exp
+  return typeof exp === 'number' && Number.isFinite(exp) ? exp * 1000 : undefined
 }
