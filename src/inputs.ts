@@ -53,6 +53,12 @@ export interface Settings {
   /** Path of tazuna.yaml as given (relative to the workspace). */
   config: string
   environment: string
+  /**
+   * Input `target`: the cluster this job deploys to, when one config and environment go to
+   * several; '' (default) as before. Part of the comment's marker and title, the reviewed Diff's
+   * key, the lock holder, the summary, report.json and the drift issue.
+   */
+  target: string
   tags: string[]
   mode: Mode
   sync: boolean
@@ -118,6 +124,7 @@ export interface InputSource {
 export const inputDefaults = {
   config: 'tazuna.yaml',
   environment: '',
+  target: '',
   tags: '',
   mode: 'auto',
   sync: 'true',
@@ -192,6 +199,7 @@ export function readSettings(source: InputSource): Settings {
   return {
     config: read('config'),
     environment: read('environment'),
+    target: parseTarget(read('target')),
     tags: splitList(read('tags')),
     mode,
     sync,
@@ -354,6 +362,15 @@ export function resolveMode(mode: string, eventName: string): Mode {
     `input "mode" is "auto", which picks a mode only for pull_request, pull_request_target ` +
       `(diff), push (apply), schedule and workflow_dispatch (drift) events, but this run's ` +
       `event is ${JSON.stringify(eventName)}: set mode to check, diff, apply, drift or publish`
+  )
+}
+
+/** Input `target`: '' or a name of letters, digits and `.`, `_`, `-`, `/`, `:` (at most 100). */
+export function parseTarget(value: string): string {
+  if (value === '' || /^[A-Za-z0-9][A-Za-z0-9._:/-]{0,99}$/.test(value)) return value
+  throw new InputError(
+    `input "target" must be a name of letters, digits and . _ - / : (at most 100 characters, ` +
+      `starting with a letter or digit), got ${JSON.stringify(value.slice(0, 120))}`
   )
 }
 

@@ -154,6 +154,7 @@ async function runMode(settings: Settings, stop: Termination | undefined): Promi
   const target = {
     config: settings.config,
     environment: settings.environment,
+    ...(settings.target === '' ? {} : { target: settings.target }),
     sha: github.context.sha ?? ''
   }
   try {
@@ -189,10 +190,19 @@ async function runPublish(settings: Settings, runner: Runner): Promise<void> {
       repository,
       config: settings.config,
       environment: settings.environment,
+      ...(settings.target === '' ? {} : { target: settings.target }),
       reportPath: settings.report,
       run: triggeringRunOf(github.context.eventName ?? '', github.context.payload)
     }
   )
+}
+
+/** Which report a run makes: config, environment, target (input, when set) and commit. */
+interface FlowTarget {
+  config: string
+  environment: string
+  target?: string
+  sha: string
 }
 
 /** The head engine and what a second engine (over the base commit's files) is built from. */
@@ -210,7 +220,7 @@ async function runFlow(
   settings: Settings,
   { engine, ports, basePortsFor, engineSettings, state }: Engines,
   runner: Runner,
-  target: { config: string; environment: string; sha: string }
+  target: FlowTarget
 ): Promise<void> {
   if (settings.mode === 'check') return runCheckFlow({ engine, runner }, target)
   if (settings.mode === 'apply') {
@@ -222,7 +232,13 @@ async function runFlow(
       {
         ...target,
         switches: { sync, prune, atomic },
-        lock: { holder: lockHolderOf(), waitSeconds: settings.lockTimeoutSeconds },
+        lock: {
+          holder:
+            target.target === undefined
+              ? lockHolderOf()
+              : `${lockHolderOf()} target ${target.target}`,
+          waitSeconds: settings.lockTimeoutSeconds
+        },
         commitGuard: {
           ancestry: actionAncestry(settings),
           allowOlderCommit: settings.allowOlderCommit
@@ -395,10 +411,7 @@ function actionAncestry(settings: Settings): CommitAncestry {
 
 // The review gate runs on push events only: there the pushed commit came from a merge (or a
 // direct push); a manual apply run has no pull request to compare with.
-function reviewOptionsOf(
-  settings: Settings,
-  target: { config: string; environment: string; sha: string }
-): ReviewOptions | undefined {
+function reviewOptionsOf(settings: Settings, target: FlowTarget): ReviewOptions | undefined {
   const mode = settings.reviewedDiff
   if (mode === 'off' || github.context.eventName !== 'push') return undefined
   const repository = repositoryOf()

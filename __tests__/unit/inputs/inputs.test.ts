@@ -25,6 +25,7 @@ describe('readSettings', () => {
     expect(readSettings(source())).toEqual({
       config: 'tazuna.yaml',
       environment: '',
+      target: '',
       tags: [],
       mode: 'diff',
       sync: true,
