@@ -64,6 +64,8 @@ let repo: string
 let kubeconfig: string
 let startupMs: number
 const results: ActionResult[] = []
+/** Tokens an exec plugin got: the action never sees them but as request headers. */
+const execTokens = new Set<string>()
 
 /** The AuthenticationConfiguration of README.md#keyless, with the emulated issuer. */
 function authenticationConfig(): string {
@@ -276,7 +278,17 @@ describe('cluster-auth github-oidc against a real API server', () => {
 
   it("reads State and posts its Diff with the pull request's token", async () => {
     const sha = writeRepository(2)
-    const result = await run(prJob, 'pull_request', sha)
+    // No kubeconfig at all: inputs server and certificate-authority name the API server.
+    const result = await run(
+      prJob,
+      'pull_request',
+      sha,
+      { server: cluster.server, 'certificate-authority': cluster.caFile },
+      ''
+    )
+    expect(output(result)).toContain(
+      `Cluster: context "server" (${cluster.server}) from input "server"`
+    )
     expect(result.status).toBe(0)
     expect(result.outputs.modified).toBe('1')
     const comment = emulator.comments.find((c) => c.issue === 7)
@@ -359,6 +371,91 @@ describe('cluster-auth github-oidc against a real API server', () => {
     )
   })
 
+  it('applies through an exec plugin whose credential expires in the middle of the apply', async () => {
+    // The plugin a cloud's kubeconfig would call (aws eks get-token, kubelogin), made here: it
+    // asks the emulated GitHub for an ID token and prints it as an ExecCredential that expires
+    // 8 s later (the token itself lives 20 s), as client.authentication.k8s.io/v1 defines it.
+    const dir = dirname(kubeconfig)
+    const plugin = join(dir, 'exec-plugin.mjs')
+    writeFileSync(
+      plugin,
+      [
+        'const url = `${process.env.PLUGIN_REQUEST_URL}&audience=tazuna-action`',
+        'const res = await fetch(url, { headers: { authorization: `Bearer ${process.env.PLUGIN_REQUEST_TOKEN}` } })',
+        'const { value } = await res.json()',
+        'const expirationTimestamp = new Date(Date.now() + 8000).toISOString()',
+        "const credential = { apiVersion: 'client.authentication.k8s.io/v1', kind: 'ExecCredential' }",
+        'process.stdout.write(JSON.stringify({ ...credential, status: { token: value, expirationTimestamp } }))',
+        ''
+      ].join('\n')
+    )
+    const job = issuer.job({ ...mainJob, lifetimeSeconds: 20 })
+    const execKubeconfig = join(dir, 'exec.kubeconfig.json')
+    writeFileSync(
+      execKubeconfig,
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'Config',
+        clusters: [
+          {
+            name: 'keyless',
+            cluster: { server: proxy.url, 'certificate-authority': cluster.caFile }
+          }
+        ],
+        users: [
+          {
+            name: 'github-exec',
+            user: {
+              exec: {
+                apiVersion: 'client.authentication.k8s.io/v1',
+                command: process.execPath,
+                args: [plugin],
+                env: [
+                  { name: 'PLUGIN_REQUEST_URL', value: job.ACTIONS_ID_TOKEN_REQUEST_URL },
+                  { name: 'PLUGIN_REQUEST_TOKEN', value: job.ACTIONS_ID_TOKEN_REQUEST_TOKEN }
+                ],
+                interactiveMode: 'Never'
+              }
+            }
+          }
+        ],
+        contexts: [{ name: 'keyless-exec', context: { cluster: 'keyless', user: 'github-exec' } }],
+        'current-context': 'keyless-exec'
+      }),
+      { mode: 0o600 }
+    )
+    const sha = writeRepository(6)
+    const issuedBefore = issuer.issued.length
+    // The ConfigMap's apply is held 10 s: sent with a credential still good, answered after
+    // it expired; the requests after it need a new one.
+    let held = false
+    proxy.setRule((r) => {
+      if (held || r.method !== 'PATCH') return { kind: 'pass' }
+      if (!r.path.startsWith(`/api/v1/namespaces/${ns}/configmaps/settings`))
+        return { kind: 'pass' }
+      held = true
+      return { kind: 'delay', ms: 10_000 }
+    })
+    const result = await run(mainJob, 'push', sha, { 'cluster-auth': 'kubeconfig' }, execKubeconfig)
+    proxy.setRule(() => ({ kind: 'pass' }))
+    expect(result.status).toBe(0)
+    const live = await admin('GET', `/api/v1/namespaces/${ns}/configmaps/settings`)
+    expect(JSON.parse(live.body)).toMatchObject({ data: { version: '6' } })
+    const jtis = new Set(issuer.issued.slice(issuedBefore).map((t) => t.jti))
+    for (const jti of jtis) execTokens.add(jti)
+    const used = new Set(
+      auditEvents()
+        .filter((e) => e.user.username === MAIN_USER)
+        .flatMap((e) => e.user.extra?.[JTI_KEY] ?? [])
+        .filter((jti) => jtis.has(jti))
+    )
+    expect(jtis.size).toBeGreaterThanOrEqual(2)
+    expect(used.size).toBeGreaterThanOrEqual(2)
+    process.stdout.write(
+      `keyless exec plugin: ${jtis.size} credentials, ${used.size} seen by the API server\n`
+    )
+  })
+
   it('never shows a token value in a log line, comment, summary, output or report', () => {
     expect(issuer.issued.length).toBeGreaterThanOrEqual(6)
     const texts: [string, string][] = []
@@ -400,6 +497,8 @@ describe('cluster-auth github-oidc against a real API server', () => {
           .map((line) => line.slice('::add-mask::'.length))
       )
     )
-    expect(issuer.issued.filter((t) => !masks.has(t.value)).map((t) => t.jti)).toEqual([])
+    expect(
+      issuer.issued.filter((t) => !masks.has(t.value) && !execTokens.has(t.jti)).map((t) => t.jti)
+    ).toEqual([])
   })
 })
