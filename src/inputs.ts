@@ -27,11 +27,38 @@ export type StateSourceMode = 'cluster' | 'snapshot' | 'auto'
 export type KubeconfigSource =
   { kind: 'ambient' } | { kind: 'path'; path: string } | { kind: 'content'; content: string }
 
+/**
+ * How the run authenticates to the cluster (input `cluster-auth`, README.md#keyless): with the
+ * kubeconfig's credentials, or with the job's OpenID Connect ID token as the bearer token, sent
+ * to the kubeconfig's cluster or to input `server`.
+ */
+export type ClusterAuth =
+  | { kind: 'kubeconfig' }
+  | {
+      kind: 'github-oidc'
+      /** Input `oidc-audience`: the ID token's `aud`, which the cluster's authenticator expects. */
+      audience: string
+      /** Input `server`: the API server's https URL; undefined: the kubeconfig's cluster. */
+      server: string | undefined
+      /** Input `certificate-authority`: PEM text or a file path; undefined: the system's roots. */
+      certificateAuthority:
+        { kind: 'path'; path: string } | { kind: 'content'; content: string } | undefined
+    }
+
+/** The audience of the ID token when input `oidc-audience` is empty (README.md#keyless). */
+export const DEFAULT_OIDC_AUDIENCE = 'tazuna-action'
+
 /** Every input of action.yml, validated. */
 export interface Settings {
   /** Path of tazuna.yaml as given (relative to the workspace). */
   config: string
   environment: string
+  /**
+   * Input `target`: the cluster this job deploys to, when one config and environment go to
+   * several; '' (default) as before. Part of the comment's marker and title, the reviewed Diff's
+   * key, the lock holder, the summary, report.json and the drift issue.
+   */
+  target: string
   tags: string[]
   mode: Mode
   sync: boolean
@@ -43,6 +70,7 @@ export interface Settings {
    */
   wait?: { timeoutMs: number; timeout: string }
   kubeconfig: KubeconfigSource
+  clusterAuth: ClusterAuth
   githubToken: string
   comment: boolean
   failOnDiff: boolean
@@ -101,6 +129,7 @@ export interface InputSource {
 export const inputDefaults = {
   config: 'tazuna.yaml',
   environment: '',
+  target: '',
   tags: '',
   mode: 'auto',
   sync: 'true',
@@ -109,6 +138,10 @@ export const inputDefaults = {
   wait: 'false',
   'wait-timeout': '5m',
   kubeconfig: '',
+  'cluster-auth': 'kubeconfig',
+  'oidc-audience': DEFAULT_OIDC_AUDIENCE,
+  server: '',
+  'certificate-authority': '',
   'github-token': '',
   comment: 'true',
   'fail-on-diff': 'false',
@@ -173,6 +206,7 @@ export function readSettings(source: InputSource): Settings {
   return {
     config: read('config'),
     environment: read('environment'),
+    target: parseTarget(read('target')),
     tags: splitList(read('tags')),
     mode,
     sync,
@@ -180,6 +214,7 @@ export function readSettings(source: InputSource): Settings {
     atomic,
     ...waitOf(flag('wait'), 'input "wait-timeout"', read('wait-timeout')),
     kubeconfig: classifyKubeconfig(source.input('kubeconfig')),
+    clusterAuth: parseClusterAuth(read, source.input('kubeconfig').trim() !== ''),
     githubToken: read('github-token'),
     comment: flag('comment'),
     failOnDiff: flag('fail-on-diff'),
@@ -349,6 +384,75 @@ export function resolveMode(mode: string, eventName: string): Mode {
       `(diff), push (apply), schedule and workflow_dispatch (drift) events, but this run's ` +
       `event is ${JSON.stringify(eventName)}: set mode to check, diff, apply, drift or publish`
   )
+}
+
+/** Input `target`: '' or a name of letters, digits and `.`, `_`, `-`, `/`, `:` (at most 100). */
+export function parseTarget(value: string): string {
+  if (value === '' || /^[A-Za-z0-9][A-Za-z0-9._:/-]{0,99}$/.test(value)) return value
+  throw new InputError(
+    `input "target" must be a name of letters, digits and . _ - / : (at most 100 characters, ` +
+      `starting with a letter or digit), got ${JSON.stringify(value.slice(0, 120))}`
+  )
+}
+
+/**
+ * Inputs `cluster-auth`, `oidc-audience`, `server` and `certificate-authority`; `server` and
+ * `certificate-authority` only go with github-oidc, and `server` not with input `kubeconfig`.
+ */
+function parseClusterAuth(
+  read: (name: InputName) => string,
+  kubeconfigGiven: boolean
+): ClusterAuth {
+  const kind = read('cluster-auth')
+  const server = read('server')
+  const ca = read('certificate-authority')
+  if (kind === 'kubeconfig') {
+    for (const [name, value] of [
+      ['server', server],
+      ['certificate-authority', ca]
+    ] as const) {
+      if (value !== '') {
+        throw new InputError(
+          `input "${name}" is used with cluster-auth github-oidc only; with cluster-auth ` +
+            'kubeconfig the kubeconfig names the server and its certificate authority'
+        )
+      }
+    }
+    return { kind }
+  }
+  if (kind !== 'github-oidc') {
+    throw new InputError(
+      `input "cluster-auth" must be one of kubeconfig, github-oidc, got ${JSON.stringify(kind)}`
+    )
+  }
+  if (server !== '' && kubeconfigGiven) {
+    throw new InputError(
+      'inputs "server" and "kubeconfig" name the cluster twice: give one of them'
+    )
+  }
+  if (server !== '' && !/^https:\/\/[^/\s]+/.test(server)) {
+    throw new InputError(
+      `input "server" must be the API server's https URL (https://host[:port]), got ${JSON.stringify(server)}`
+    )
+  }
+  if (ca !== '' && server === '') {
+    throw new InputError(
+      'input "certificate-authority" goes with input "server"; a kubeconfig names its own ' +
+        'certificate authority'
+    )
+  }
+  const audience = read('oidc-audience')
+  return {
+    kind,
+    audience,
+    server: server === '' ? undefined : server,
+    certificateAuthority:
+      ca === ''
+        ? undefined
+        : ca.includes('-----BEGIN')
+          ? { kind: 'content', content: ca }
+          : { kind: 'path', path: ca }
+  }
 }
 
 /**

@@ -4,6 +4,7 @@
  */
 import * as core from '@actions/core'
 import * as github from '@actions/github'
+import { readFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import packageJson from '../package.json' with { type: 'json' }
@@ -42,6 +43,8 @@ import {
 } from './action/snapshot-wiring.js'
 import { githubAncestry } from './adapters/github/compare.js'
 import { kubeconfigFileSecrets, kubeconfigSecrets } from './adapters/kube/kubeconfig-secrets.js'
+import type { BearerAuth } from './adapters/kube/config.js'
+import { IdTokenSource } from './adapters/kube/id-token.js'
 import { upsertStickyComment } from './adapters/github/comments.js'
 import { newFingerprintKey } from './adapters/fingerprint-key.js'
 import { findReviewedDiff, postAppliedSection } from './adapters/github/reviewed.js'
@@ -51,7 +54,7 @@ import type { CommitAncestry } from './apply/commit-guard.js'
 import type { PathPolicy } from './config/confinement.js'
 import { createEngine, type Engine } from './engine/engine.js'
 import type { EnginePorts, EngineSettings } from './engine/ports.js'
-import { readSettings, type KubeconfigSource, type Settings } from './inputs.js'
+import { readSettings, type ClusterAuth, type KubeconfigSource, type Settings } from './inputs.js'
 import { renderAtCommit } from './engine/base-render.js'
 import type { BeforeSide } from './engine/content-diff.js'
 import type { PullRequest } from './action/ports.js'
@@ -106,6 +109,7 @@ async function runMode(settings: Settings, stop: Termination | undefined): Promi
   })
   if (settings.mode === 'publish') return runPublish(settings, runner)
   const kubeconfig = kubeconfigPath(settings.kubeconfig, env.RUNNER_TEMP)
+  const bearer = bearerOf(settings.clusterAuth, env.GITHUB_WORKSPACE || process.cwd())
   const state = await stateSourceOf(settings, snapshotWorldOf(settings), runner)
   const engineSettings: EngineSettings = {
     file: settings.config,
@@ -121,6 +125,7 @@ async function runMode(settings: Settings, stop: Termination | undefined): Promi
       processEnginePorts({
         env,
         ...(kubeconfig === undefined ? {} : { kubeconfig }),
+        ...(bearer === undefined ? {} : { bearer }),
         codeDir: import.meta.dirname,
         registerSecret: (value) => core.setSecret(value),
         log: { info: (message) => core.info(message), warn: (message) => core.warning(message) },
@@ -149,6 +154,7 @@ async function runMode(settings: Settings, stop: Termination | undefined): Promi
   const target = {
     config: settings.config,
     environment: settings.environment,
+    ...(settings.target === '' ? {} : { target: settings.target }),
     sha: github.context.sha ?? ''
   }
   try {
@@ -184,10 +190,19 @@ async function runPublish(settings: Settings, runner: Runner): Promise<void> {
       repository,
       config: settings.config,
       environment: settings.environment,
+      ...(settings.target === '' ? {} : { target: settings.target }),
       reportPath: settings.report,
       run: triggeringRunOf(github.context.eventName ?? '', github.context.payload)
     }
   )
+}
+
+/** Which report a run makes: config, environment, target (input, when set) and commit. */
+interface FlowTarget {
+  config: string
+  environment: string
+  target?: string
+  sha: string
 }
 
 /** The head engine and what a second engine (over the base commit's files) is built from. */
@@ -205,7 +220,7 @@ async function runFlow(
   settings: Settings,
   { engine, ports, basePortsFor, engineSettings, state }: Engines,
   runner: Runner,
-  target: { config: string; environment: string; sha: string }
+  target: FlowTarget
 ): Promise<void> {
   if (settings.mode === 'check') return runCheckFlow({ engine, runner }, target)
   if (settings.mode === 'apply') {
@@ -217,7 +232,13 @@ async function runFlow(
       {
         ...target,
         switches: { sync, prune, atomic, ...(wait === undefined ? {} : { wait }) },
-        lock: { holder: lockHolderOf(), waitSeconds: settings.lockTimeoutSeconds },
+        lock: {
+          holder:
+            target.target === undefined
+              ? lockHolderOf()
+              : `${lockHolderOf()} target ${target.target}`,
+          waitSeconds: settings.lockTimeoutSeconds
+        },
         commitGuard: {
           ancestry: actionAncestry(settings),
           allowOlderCommit: settings.allowOlderCommit
@@ -307,7 +328,9 @@ function snapshotWorldOf(settings: Settings): SnapshotWorld {
     repositoryRootOf,
     refsOf: (root) => gitSnapshotRefs(root),
     kubeconfigGiven: () =>
-      settings.kubeconfig.kind !== 'ambient' || hasAmbientKubeconfig(process.env, os.homedir())
+      settings.kubeconfig.kind !== 'ambient' ||
+      (settings.clusterAuth.kind === 'github-oidc' && settings.clusterAuth.server !== undefined) ||
+      hasAmbientKubeconfig(process.env, os.homedir())
   }
 }
 
@@ -336,6 +359,38 @@ function kubeconfigPath(
   return file
 }
 
+// cluster-auth github-oidc: the job's ID token, requested as @actions/core requests it
+// (ACTIONS_ID_TOKEN_REQUEST_URL and _TOKEN, which `permissions: id-token: write` sets), is the
+// bearer token; getIDToken masks each token it gets, and the run's registry redacts it from
+// what is posted through the API. One source per run: the head and base engines share it.
+function bearerOf(auth: ClusterAuth, workspace: string): BearerAuth | undefined {
+  if (auth.kind !== 'github-oidc') return undefined
+  const tokens = new IdTokenSource(async () => {
+    const token = await core.getIDToken(auth.audience)
+    runSecrets.registerSecret(token)
+    return token
+  }, systemClock)
+  const ca = auth.certificateAuthority
+  let certificateAuthority: string | undefined
+  if (ca?.kind === 'content') certificateAuthority = ca.content
+  else if (ca?.kind === 'path') {
+    const file = path.resolve(workspace, ca.path)
+    try {
+      certificateAuthority = readFileSync(file, 'utf8')
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? 'unreadable'
+      throw new Error(`input "certificate-authority": cannot read ${file} (${code})`, {
+        cause: error
+      })
+    }
+  }
+  return {
+    tokens,
+    ...(auth.server === undefined ? {} : { server: auth.server }),
+    ...(certificateAuthority === undefined ? {} : { certificateAuthority })
+  }
+}
+
 // Reads stay in the checked-out repository, plus the directories the workflow allowed.
 function pathPolicy(root: string, settings: Settings): PathPolicy {
   return { root, allowed: settings.allowedPaths.map((dir) => path.resolve(root, dir)) }
@@ -356,10 +411,7 @@ function actionAncestry(settings: Settings): CommitAncestry {
 
 // The review gate runs on push events only: there the pushed commit came from a merge (or a
 // direct push); a manual apply run has no pull request to compare with.
-function reviewOptionsOf(
-  settings: Settings,
-  target: { config: string; environment: string; sha: string }
-): ReviewOptions | undefined {
+function reviewOptionsOf(settings: Settings, target: FlowTarget): ReviewOptions | undefined {
   const mode = settings.reviewedDiff
   if (mode === 'off' || github.context.eventName !== 'push') return undefined
   const repository = repositoryOf()

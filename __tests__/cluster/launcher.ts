@@ -44,6 +44,12 @@ export interface ClusterOptions {
   controllers?: ControllerBins
   /** Fake Nodes kwok manages (with controllers); default 3. */
   nodes?: number
+  /**
+   * An AuthenticationConfiguration (apiserver.config.k8s.io/v1, YAML or JSON) that
+   * kube-apiserver reads with --authentication-config: JWT authenticators beside the token file
+   * (the keyless tests' issuer, README.md#keyless).
+   */
+  authenticationConfig?: string
 }
 
 /** Milliseconds from the start of startCluster (the last attempt). */
@@ -123,6 +129,13 @@ async function startOnce(opts: ClusterOptions, workDir: string): Promise<Cluster
   ])
   writeServiceAccountKey(files.saKey)
   writeFileSync(files.auditPolicy, AUDIT_POLICY)
+  const authenticationConfig =
+    opts.authenticationConfig === undefined
+      ? undefined
+      : path.join(workDir, 'authentication-config.yaml')
+  if (authenticationConfig !== undefined) {
+    writeFileSync(authenticationConfig, opts.authenticationConfig!)
+  }
   const [clientPort, peerPort, apiserverPort, cmPort, schedulerPort] = (await pickFreePorts(5)) as [
     number,
     number,
@@ -149,6 +162,9 @@ async function startOnce(opts: ClusterOptions, workDir: string): Promise<Cluster
       files,
       controllers: opts.controllers !== undefined
     })
+    if (authenticationConfig !== undefined) {
+      args.push(`--authentication-config=${authenticationConfig}`)
+    }
     apiserver = startProcess('kube-apiserver', opts.kubeApiserverBin, args, files.apiserverLog)
     killOnParentExit(apiserver)
     const server = `https://127.0.0.1:${apiserverPort}`

@@ -39,6 +39,8 @@ export function checkFailure(config: string, problems: readonly ConfigProblem[])
 export interface CheckFlowOptions {
   config: string
   environment: string
+  /** Input `target` (README.md#one-workflow-for-a-fleet). */
+  target?: string
   sha: string
 }
 

@@ -37,6 +37,8 @@ import {
 export interface DiffFlowOptions {
   config: string
   environment: string
+  /** Input `target` (README.md#one-workflow-for-a-fleet). */
+  target?: string
   /** The event's commit; a pull request's head commit takes precedence. */
   sha: string
   pullRequest?: PullRequest
@@ -95,6 +97,7 @@ export async function runDiffFlow(deps: DiffFlowDeps, options: DiffFlowOptions):
   const report: DiffReport = {
     config: options.config,
     environment: options.environment,
+    ...(options.target ? { target: options.target } : {}),
     sha: options.pullRequest?.headSha || options.sha,
     manifests,
     ...(checked.plan === undefined ? {} : { plan: checked.plan }),

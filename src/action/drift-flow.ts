@@ -21,7 +21,7 @@ import { publishStateSnapshot, type SnapshotPublishing } from './snapshot-flow.j
 export interface DriftIssue {
   owner: string
   repo: string
-  target: { config: string; environment: string }
+  target: { config: string; environment: string; target?: string }
   title: string
   body: string
   /** False: close the open issue (after `resolvedComment`), if there is one. */
@@ -47,6 +47,8 @@ export type DriftIssuePublisher = (issue: DriftIssue) => Promise<DriftIssueResul
 export interface DriftFlowOptions {
   config: string
   environment: string
+  /** Input `target` (README.md#one-workflow-for-a-fleet). */
+  target?: string
   sha: string
   failOnDrift: boolean
   /** Keep the drift issue current (input `drift-issue`). */
@@ -72,7 +74,12 @@ export async function runDriftFlow(
   options: DriftFlowOptions
 ): Promise<void> {
   const { engine, runner } = deps
-  const target = { config: options.config, environment: options.environment, sha: options.sha }
+  const target = {
+    config: options.config,
+    environment: options.environment,
+    ...(options.target ? { target: options.target } : {}),
+    sha: options.sha
+  }
   const checked = await runCheck(engine, runner)
   if (checked.run === undefined) {
     await publishCheck(runner, { ...target, manifests: [], problems: checked.problems })

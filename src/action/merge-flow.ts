@@ -22,6 +22,8 @@ import { publishStateSnapshot, type SnapshotPublishing } from './snapshot-flow.j
 export interface MergeFlowOptions {
   config: string
   environment: string
+  /** Input `target` (README.md#one-workflow-for-a-fleet). */
+  target?: string
   /** The pushed commit, recorded in State. */
   sha: string
   switches: ApplySwitches

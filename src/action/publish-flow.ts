@@ -39,6 +39,8 @@ export interface PublishFlowOptions {
   /** Inputs `config` and `environment`: the report must be of this configuration. */
   config: string
   environment: string
+  /** Input `target`: the report must be of this target too ('' or absent: none). */
+  target?: string
   /** Input `report`, for messages. */
   reportPath: string
   run: TriggeringRun
@@ -107,6 +109,12 @@ function checkReport(
     throw refuse(
       `it is of config ${JSON.stringify(report.config)}, environment ${JSON.stringify(report.environment)}; ` +
         `this step publishes config ${JSON.stringify(options.config)}, environment ${JSON.stringify(options.environment)} (inputs "config" and "environment")`
+    )
+  }
+  if ((report.target ?? '') !== (options.target ?? '')) {
+    throw refuse(
+      `it is of target ${JSON.stringify(report.target ?? '')}; this step publishes target ` +
+        `${JSON.stringify(options.target ?? '')} (input "target")`
     )
   }
   const { run } = options

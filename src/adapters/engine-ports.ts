@@ -23,12 +23,15 @@ import { describeRenderers } from '../report/renderers.js'
 import { systemClock } from './clock.js'
 import { createExecRunner } from './command-runner.js'
 import { createNodeFiles } from './files/node-files.js'
+import type { BearerAuth } from './kube/config.js'
 
 /** What the entry point knows about its process. */
 export interface ProcessPortsOptions {
   env: Readonly<Record<string, string | undefined>>
   /** A kubeconfig file to use instead of KUBECONFIG / ~/.kube/config / in-cluster. */
   kubeconfig?: string
+  /** cluster-auth github-oidc: the job's ID token is the cluster credential (README.md#keyless). */
+  bearer?: BearerAuth
   /** The directory of the running bundle (dist/) or of src/ when running from source. */
   codeDir: string
   registerSecret?: (value: string) => void
@@ -99,6 +102,7 @@ export function processEnginePorts(options: ProcessPortsOptions): EnginePorts {
       const { openKubeSession } = await import('./kube/session.js')
       const session = await openKubeSession({
         env: sessionEnv,
+        ...(options.bearer ? { bearer: options.bearer } : {}),
         ...(options.signal ? { signal: options.signal } : {})
       })
       options.onSessionOpened?.(session.describe)

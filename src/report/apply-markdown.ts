@@ -3,6 +3,7 @@
  * duration) and the error of every failed manifest. Budgeted in UTF-8 bytes like the Diff.
  */
 import { clip, codeBlock, describeCounts, inlineCode } from './markdown.js'
+import { titleScope } from './title-scope.js'
 import { sumCounts, type ApplyReport, type ManifestApply } from './model.js'
 import { HEALTH_NOT_CHECKED, healthGlance, layerHealthMarkdown } from './health-markdown.js'
 
@@ -41,8 +42,7 @@ export function formatDuration(ms: number): string {
 }
 
 const title = (report: ApplyReport): string => {
-  const environment =
-    report.environment === '' ? '' : ` (environment ${inlineCode(clip(report.environment, 100))})`
+  const environment = titleScope(report)
   return `### Tazuna apply for ${inlineCode(clip(report.config, 200))}${environment}\n\n`
 }
 

@@ -14,6 +14,7 @@ import { renderChanges } from './changes-markdown.js'
 import type { ContentOptions } from './content-diff-markdown.js'
 import { renderPlanGraph } from './mermaid.js'
 import { clip, codeBlock, describeCounts, details, escapeHtml, inlineCode } from './markdown.js'
+import { titleScope } from './title-scope.js'
 import { countEntries, sumCounts, type DiffReport, type ManifestDiff } from './model.js'
 import { renderRisksSection } from './risks-markdown.js'
 
@@ -120,8 +121,7 @@ function renderHeadlineOnly(
  * of at most 1,000 characters, far below the 1 MiB summary limit).
  */
 export function renderCheckMarkdown(report: DiffReport): string {
-  const environment =
-    report.environment === '' ? '' : ` (environment ${inlineCode(clip(report.environment, 100))})`
+  const environment = titleScope(report)
   const n = report.problems.length
   const headline =
     n === 0 ? '**ok**\n\n' : `**Check failed** with ${n} problem${n === 1 ? '' : 's'}.\n\n`
@@ -135,8 +135,7 @@ export function renderCheckMarkdown(report: DiffReport): string {
 }
 
 const title = (report: DiffReport): string => {
-  const environment =
-    report.environment === '' ? '' : ` (environment ${inlineCode(clip(report.environment, 100))})`
+  const environment = titleScope(report)
   return `### Tazuna Diff for ${inlineCode(clip(report.config, 200))}${environment}\n\n`
 }
 

@@ -16,6 +16,7 @@ export function driftReportJson(report: DriftReport): string {
     kind: 'drift',
     config: report.config,
     environment: report.environment,
+    ...(report.target ? { target: report.target } : {}),
     sha: report.sha,
     counts: countDrift(report.manifests),
     manifests: report.manifests,

@@ -14,8 +14,14 @@ const prefix = '<!-- tazuna-action-drift:'
 export const issueBudget = 65_000
 
 /** The marker line of the drift issue of a target. */
-export function renderDriftMarker(target: Pick<ReportTarget, 'config' | 'environment'>): string {
-  const json = JSON.stringify({ config: target.config, environment: target.environment })
+export function renderDriftMarker(
+  target: Pick<ReportTarget, 'config' | 'environment' | 'target'>
+): string {
+  const json = JSON.stringify({
+    config: target.config,
+    environment: target.environment,
+    ...(target.target ? { target: target.target } : {})
+  })
     .replace(/</g, '\\u003c')
     .replace(/>/g, '\\u003e')
     .replace(/&/g, '\\u0026')
@@ -25,16 +31,21 @@ export function renderDriftMarker(target: Pick<ReportTarget, 'config' | 'environ
 /** True when `body` starts with the drift marker of the same config and environment. */
 export function isDriftIssueOf(
   body: string,
-  target: Pick<ReportTarget, 'config' | 'environment'>
+  target: Pick<ReportTarget, 'config' | 'environment' | 'target'>
 ): boolean {
   const first = body.split('\n', 1)[0]!.trimEnd()
   return first === renderDriftMarker(target)
 }
 
 /** The issue's title: stable per target, so a reader can find it. */
-export function driftIssueTitle(target: Pick<ReportTarget, 'config' | 'environment'>): string {
-  const environment = target.environment === '' ? '' : ` (${clip(target.environment, 100)})`
-  return `Tazuna drift: ${clip(target.config, 200)}${environment}`
+export function driftIssueTitle(
+  target: Pick<ReportTarget, 'config' | 'environment' | 'target'>
+): string {
+  const scope = [
+    ...(target.environment === '' ? [] : [clip(target.environment, 100)]),
+    ...(target.target ? [clip(target.target, 100)] : [])
+  ]
+  return `Tazuna drift: ${clip(target.config, 200)}${scope.length === 0 ? '' : ` (${scope.join(', ')})`}`
 }
 
 /** The issue's body: the marker, then the drift report within GitHub's limit. */

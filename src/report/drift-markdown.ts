@@ -19,6 +19,7 @@ import {
   type ManifestDriftReport
 } from './drift-model.js'
 import { clip, codeBlock, details, escapeHtml, inlineCode } from './markdown.js'
+import { titleScope } from './title-scope.js'
 
 /** Options of {@link renderDriftMarkdown}. */
 export interface DriftMarkdownOptions {
@@ -68,8 +69,7 @@ const leftOutNote = (n: number): string =>
   n === 0 ? '' : `\n${n} more manifest${n === 1 ? '' : 's'} left out to fit; see the full report.\n`
 
 const title = (report: DriftReport): string => {
-  const environment =
-    report.environment === '' ? '' : ` (environment ${inlineCode(clip(report.environment, 100))})`
+  const environment = titleScope(report)
   return `### Tazuna drift for ${inlineCode(clip(report.config, 200))}${environment}\n\n`
 }
 

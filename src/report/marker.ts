@@ -26,6 +26,8 @@ export interface Marker {
   schema: number
   config: string
   environment: string
+  /** Input `target`, when set: one comment per config, environment and target. */
+  target?: string
   sha: string
   /** The Diff computed for `sha` (schema 2); absent when no Diff was computed (config problems). */
   diff?: MarkerDiff
@@ -53,6 +55,7 @@ export function renderMarker(target: ReportTarget, digests?: DiffDigests | 'publ
     schema: markerSchema,
     config: target.config,
     environment: target.environment,
+    ...(target.target ? { target: target.target } : {}),
     sha: target.sha,
     ...(digests === 'published'
       ? { published: true }
@@ -85,9 +88,16 @@ function markerDiffOf(digests: DiffDigests): MarkerDiff {
   return { digest: digests.digest, ...(fits ? { manifests: digests.manifests } : {}) }
 }
 
-/** True when the marker belongs to the same configuration and environment. */
-export function sameTarget(marker: Marker, target: ReportTarget): boolean {
-  return marker.config === target.config && marker.environment === target.environment
+/** True when the marker belongs to the same configuration, environment and target. */
+export function sameTarget(
+  marker: Marker,
+  target: Pick<ReportTarget, 'config' | 'environment' | 'target'>
+): boolean {
+  return (
+    marker.config === target.config &&
+    marker.environment === target.environment &&
+    (marker.target ?? '') === (target.target ?? '')
+  )
 }
 
 const isMarker = (value: unknown): value is Marker => {
@@ -98,6 +108,7 @@ const isMarker = (value: unknown): value is Marker => {
     typeof v.schema === 'number' &&
     typeof v.config === 'string' &&
     typeof v.environment === 'string' &&
+    (v.target === undefined || typeof v.target === 'string') &&
     typeof v.sha === 'string' &&
     (v.diff === undefined || isMarkerDiff(v.diff)) &&
     (v.published === undefined || v.published === true)

@@ -45,6 +45,11 @@ export interface ReportTarget {
   /** tazuna.yaml path as given in the `config` input. */
   config: string
   environment: string
+  /**
+   * Input `target`: the cluster the job deploys to, when one config and environment go to
+   * several (a matrix, README.md#one-workflow-for-a-fleet); absent or '' as before.
+   */
+  target?: string
   /** The commit the report is about (PR head or pushed commit). */
   sha: string
   /** What rendered the objects (docs/renderers.md); absent when nothing was rendered. */

@@ -33,6 +33,7 @@ const topFields = [
   'kind',
   'config',
   'environment',
+  'target',
   'sha',
   'pullRequest',
   'renderers',
@@ -84,6 +85,7 @@ export function readPublishedReport(source: string): PublishedReport {
     report: {
       config: text(doc.config, '"config"', 1000),
       environment: text(doc.environment, '"environment"', 1000),
+      ...(doc.target === undefined ? {} : { target: text(doc.target, '"target"', 1000) }),
       sha,
       manifests,
       problems: list(doc.problems, '"problems"', limits.problems).map(problemOf),

@@ -25,12 +25,14 @@ describe('readSettings', () => {
     expect(readSettings(source())).toEqual({
       config: 'tazuna.yaml',
       environment: '',
+      target: '',
       tags: [],
       mode: 'diff',
       sync: true,
       prune: false,
       atomic: false,
       kubeconfig: { kind: 'ambient' },
+      clusterAuth: { kind: 'kubeconfig' },
       githubToken: '',
       comment: true,
       failOnDiff: false,
@@ -51,6 +53,66 @@ describe('readSettings', () => {
       stateSource: 'auto',
       report: ''
     })
+  })
+
+  it('reads cluster-auth github-oidc with its audience, server and certificate authority', () => {
+    expect(readSettings(source({ 'cluster-auth': 'github-oidc' })).clusterAuth).toEqual({
+      kind: 'github-oidc',
+      audience: 'tazuna-action',
+      server: undefined,
+      certificateAuthority: undefined
+    })
+    const pem = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n'
+    expect(
+      readSettings(
+        source({
+          'cluster-auth': 'github-oidc',
+          'oidc-audience': 'https://prod.example',
+          server: 'https://10.0.0.1:6443',
+          'certificate-authority': pem
+        })
+      ).clusterAuth
+    ).toEqual({
+      kind: 'github-oidc',
+      audience: 'https://prod.example',
+      server: 'https://10.0.0.1:6443',
+      certificateAuthority: { kind: 'content', content: pem.trim() }
+    })
+    expect(
+      readSettings(
+        source({
+          'cluster-auth': 'github-oidc',
+          server: 'https://k8s.example',
+          'certificate-authority': 'ca.pem'
+        })
+      ).clusterAuth
+    ).toMatchObject({ certificateAuthority: { kind: 'path', path: 'ca.pem' } })
+  })
+
+  it.each([
+    [
+      { 'cluster-auth': 'oidc' },
+      'input "cluster-auth" must be one of kubeconfig, github-oidc, got "oidc"'
+    ],
+    [
+      { server: 'https://k8s.example' },
+      'input "server" is used with cluster-auth github-oidc only'
+    ],
+    [
+      { 'cluster-auth': 'github-oidc', server: 'http://k8s.example' },
+      'input "server" must be the API server\'s https URL'
+    ],
+    [
+      { 'cluster-auth': 'github-oidc', server: 'https://k8s.example', kubeconfig: 'kc.yaml' },
+      'inputs "server" and "kubeconfig" name the cluster twice'
+    ],
+    [
+      { 'cluster-auth': 'github-oidc', 'certificate-authority': 'ca.pem' },
+      'input "certificate-authority" goes with input "server"'
+    ]
+  ])('refuses cluster-auth inputs that do not fit together: %j', (inputs, message) => {
+    expect(() => readSettings(source(inputs))).toThrow(InputError)
+    expect(() => readSettings(source(inputs))).toThrow(message)
   })
 
   it('repeats exactly the defaults declared in action.yml', () => {

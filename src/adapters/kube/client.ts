@@ -77,16 +77,31 @@ export class KubeClient {
     const started = this.clock.now()
     const deadline = started + this.retry.budgetMs
     const mayRetry = retryRuleFor(req.method)
+    // A 401 is sent again once, with a renewed credential (cluster-auth github-oidc).
+    let renewed = false
     for (let attempt = 0; ; attempt++) {
       this.refuseIfCancelled(req, what)
       let retryAfter: number | undefined
       const outOfTime = (): boolean => this.clock.now() + this.delay(attempt, retryAfter) > deadline
       try {
-        const res = await this.send(req)
+        let opts = await this.httpsOptions()
+        let res = await this.send(req, opts)
+        if (res.status === 401 && !renewed && this.credentials.renewAfterUnauthorized) {
+          renewed = true
+          if (await this.credentials.renewAfterUnauthorized(opts)) {
+            opts = await this.httpsOptions()
+            res = await this.send(req, opts)
+          }
+          if (res.status === 401 && this.credentials.explainUnauthorized) {
+            res = explained(res, this.credentials.explainUnauthorized(opts))
+          }
+        }
         if (!isTransient(res) || !mayRetry.response(res)) return res
         retryAfter = res.retryAfterSeconds
         if (outOfTime()) return res
       } catch (error) {
+        // The credential could not be had (the ID token request failed): it says why.
+        if (error instanceof ClusterError) throw new ClusterError(`${what}: ${error.message}`)
         const code = errorCode(error)
         if (!isTransientCode(code)) {
           throw new ClusterError(`${what}: request to ${this.server} failed (${code})`)
@@ -211,8 +226,7 @@ export class KubeClient {
     return Math.min(Math.max(backoff, (retryAfterSeconds ?? 0) * 1000), this.retry.maxDelayMs)
   }
 
-  private async send(req: KubeRequest): Promise<KubeResponse> {
-    const opts = await this.httpsOptions()
+  private async send(req: KubeRequest, opts: https.RequestOptions): Promise<KubeResponse> {
     const url = new URL(this.server + req.path)
     for (const [k, v] of Object.entries(req.query ?? {})) url.searchParams.set(k, v)
     const body =
@@ -365,6 +379,19 @@ export class KubeClient {
     void this.h2?.session.then((s) => s?.destroy()).catch(() => undefined)
     this.h2 = undefined
   }
+}
+
+// A 401's Status message, with why the credential may have been refused.
+function explained(res: KubeResponse, why: string): KubeResponse {
+  let status: Record<string, unknown> = {}
+  try {
+    const parsed: unknown = JSON.parse(res.body)
+    if (typeof parsed === 'object' && parsed !== null) status = parsed as Record<string, unknown>
+  } catch {
+    // Not a Status: the explanation stands alone.
+  }
+  const message = typeof status.message === 'string' ? `${status.message}: ` : ''
+  return { ...res, body: JSON.stringify({ ...status, message: `${message}${why}` }) }
 }
 
 function stringHeaders(

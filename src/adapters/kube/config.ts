@@ -13,7 +13,8 @@ import path from 'node:path'
 import type { KubeConfig } from '@kubernetes/client-node'
 import { ClusterError, NoKubeconfigError } from '../../errors.js'
 import { SERVICE_ACCOUNT_TOKEN } from './ambient-kubeconfig.js'
-import { readPlainKubeConfig } from './plain-kubeconfig.js'
+import { describeClaims, type IdTokenSource } from './id-token.js'
+import { readKubeConfigCluster, readPlainKubeConfig } from './plain-kubeconfig.js'
 
 const GUIDANCE =
   'Set up cluster access before this step (for example azure/k8s-set-context, ' +
@@ -31,6 +32,14 @@ export interface KubeCredentials {
   viaProxy: boolean
   /** Sets the TLS material and headers of a request (client-node's `applyToHTTPSOptions`). */
   applyToHTTPSOptions(opts: https.RequestOptions): Promise<void>
+  /**
+   * The API server answered 401 to the options `applyToHTTPSOptions` set: true when the
+   * credential was renewed and the request is worth sending once more (cluster-auth
+   * github-oidc; a kubeconfig's credentials are never retried).
+   */
+  renewAfterUnauthorized?(sent: https.RequestOptions): Promise<boolean>
+  /** Why a renewed credential may still be refused: added to the 401's message. */
+  explainUnauthorized?(sent: https.RequestOptions): string
 }
 
 /** The current context's server and credentials, and where they came from, for messages. */
@@ -48,6 +57,17 @@ export interface LoadedKubeConfig {
 export interface KubeConfigOptions {
   env?: Readonly<Record<string, string | undefined>>
   homeDir?: string
+  /** cluster-auth github-oidc: the job's ID token is the bearer token (README.md#keyless). */
+  bearer?: BearerAuth
+}
+
+/** The job's ID token as the credential, to the kubeconfig's cluster or to `server`. */
+export interface BearerAuth {
+  tokens: IdTokenSource
+  /** Input `server`: the API server, instead of the kubeconfig's current context. */
+  server?: string
+  /** Input `certificate-authority` (PEM) for `server`; absent: the system's roots. */
+  certificateAuthority?: string
 }
 
 /**
@@ -57,7 +77,12 @@ export interface KubeConfigOptions {
  */
 export async function loadKubeConfig(options: KubeConfigOptions = {}): Promise<LoadedKubeConfig> {
   const env = options.env ?? process.env
+  const bearerServer = options.bearer?.server
+  if (options.bearer && bearerServer !== undefined) {
+    return bearerToServer({ ...options.bearer, server: bearerServer })
+  }
   const files = kubeconfigFiles(env, options.homeDir ?? os.homedir())
+  if (options.bearer !== undefined) return bearerToKubeconfig(options.bearer, files)
   const source = files === 'in-cluster' ? files : files.join(path.delimiter)
   const plain = files === 'in-cluster' ? undefined : readPlainKubeConfig(files)
   if (plain !== undefined) {
@@ -85,6 +110,88 @@ export async function loadKubeConfig(options: KubeConfigOptions = {}): Promise<L
     source,
     ...currentTarget(kc, source),
     reader: 'client-node'
+  }
+}
+
+// Input `server` (and `certificate-authority`): no kubeconfig is read.
+function bearerToServer(bearer: BearerAuth & { server: string }): LoadedKubeConfig {
+  const ca = bearer.certificateAuthority
+  const cluster = ca === undefined ? undefined : Buffer.from(ca)
+  return {
+    credentials: bearerCredentials(bearer.tokens, (opts) => {
+      if (cluster !== undefined) opts.ca = cluster
+    }),
+    source: 'input "server"',
+    server: serverOf(bearer.server),
+    context: 'server',
+    reader: 'plain'
+  }
+}
+
+// The kubeconfig's current context names the cluster; its user, if any, holds no credential.
+function bearerToKubeconfig(bearer: BearerAuth, files: string[] | 'in-cluster'): LoadedKubeConfig {
+  const source = files === 'in-cluster' ? files : files.join(path.delimiter)
+  const cluster = files === 'in-cluster' ? undefined : readKubeConfigCluster(files)
+  if (cluster === undefined) {
+    throw new ClusterError(
+      `cluster-auth github-oidc: kubeconfig ${source} has no current context naming a cluster ` +
+        'with a server address the action can reach directly (no proxy-url); give one, or ' +
+        'inputs "server" and "certificate-authority"'
+    )
+  }
+  if (cluster.userWithCredential !== undefined) {
+    throw new ClusterError(
+      `cluster-auth github-oidc: kubeconfig ${source}: context "${cluster.context}" names user ` +
+        `"${cluster.userWithCredential}", which holds a credential; with cluster-auth ` +
+        "github-oidc the job's ID token is the credential: remove the user from the context"
+    )
+  }
+  // Read once: the CA of a run does not change, and every request is built anew.
+  const tls: https.RequestOptions = {}
+  cluster.applyToHTTPSOptions(tls)
+  const { headers: _, ...clusterTls } = tls
+  return {
+    credentials: bearerCredentials(bearer.tokens, (opts) => Object.assign(opts, clusterTls)),
+    source,
+    server: serverOf(cluster.server),
+    context: cluster.context,
+    reader: 'plain'
+  }
+}
+
+// Asked for every request (rotates): the token is renewed before its exp and after a 401.
+function bearerCredentials(
+  tokens: IdTokenSource,
+  applyCluster: (opts: https.RequestOptions) => void
+): KubeCredentials {
+  const sentToken = (opts: https.RequestOptions): string | undefined => {
+    const header = (opts.headers as Record<string, string> | undefined)?.Authorization
+    return header?.startsWith('Bearer ') ? header.slice('Bearer '.length) : undefined
+  }
+  return {
+    rotates: true,
+    viaProxy: false,
+    applyToHTTPSOptions: async (opts) => {
+      applyCluster(opts)
+      const token = await tokens.token()
+      opts.headers = {
+        ...(opts.headers as Record<string, string>),
+        Authorization: `Bearer ${token}`
+      }
+    },
+    renewAfterUnauthorized: async (sent) => {
+      await tokens.renew(sentToken(sent))
+      return true
+    },
+    explainUnauthorized: (sent) => {
+      const token = sentToken(sent)
+      return (
+        "the API server did not accept the job's ID token" +
+        (token === undefined ? '' : ` (${describeClaims(token)})`) +
+        ': its authentication configuration decides which issuer, audience and claims it ' +
+        'accepts (README.md#keyless)'
+      )
+    }
   }
 }
 

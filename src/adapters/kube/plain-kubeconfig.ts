@@ -82,6 +82,72 @@ export function readPlainKubeConfig(files: readonly string[]): PlainKubeConfig |
 }
 
 function read(files: readonly string[]): PlainKubeConfig {
+  const { name, cluster, user } = currentOf(files)
+  if (!user || user.notPlain) throw new NotPlain()
+  return {
+    context: name,
+    server: cluster.server,
+    applyToHTTPSOptions: (opts) => applyOptions(cluster, user, opts)
+  }
+}
+
+/** The current context's cluster, for a bearer token the action brings itself. */
+export interface KubeConfigCluster {
+  context: string
+  server: string
+  /** The user the context names when that user holds a credential (the caller refuses it). */
+  userWithCredential: string | undefined
+  /** The cluster's TLS settings (CA, `insecure-skip-tls-verify`, `tls-server-name`). */
+  applyToHTTPSOptions(opts: https.RequestOptions): void
+}
+
+/**
+ * The current context's cluster of the kubeconfig `files`, read as {@link readPlainKubeConfig}
+ * reads it, for `cluster-auth: github-oidc` (README.md#keyless): the context names no user, or
+ * one without credentials. Undefined when the cluster is not plain (a `proxy-url`) or the files
+ * are not a kubeconfig client-node would read.
+ */
+export function readKubeConfigCluster(files: readonly string[]): KubeConfigCluster | undefined {
+  try {
+    const { name, cluster, user } = currentOf(files)
+    if (cluster.notPlain) return undefined
+    const holds =
+      user !== undefined &&
+      Boolean(
+        user.notPlain ||
+        user.token ||
+        user.certFile ||
+        user.certData ||
+        user.keyFile ||
+        user.keyData ||
+        user.impersonateUser
+      )
+    const noUser: User = {
+      name: '',
+      certFile: undefined,
+      certData: undefined,
+      keyFile: undefined,
+      keyData: undefined,
+      token: undefined,
+      impersonateUser: undefined,
+      notPlain: false
+    }
+    return {
+      context: name,
+      server: cluster.server,
+      userWithCredential: holds ? user.name : undefined,
+      applyToHTTPSOptions: (opts) => applyOptions(cluster, noUser, opts)
+    }
+  } catch {
+    return undefined
+  }
+}
+
+function currentOf(files: readonly string[]): {
+  name: string
+  cluster: Cluster
+  user: User | undefined
+} {
   const merged: Entries = { clusters: [], users: [], contexts: [] }
   let currentContext: unknown
   files.forEach((file, i) => {
@@ -102,13 +168,11 @@ function read(files: readonly string[]): PlainKubeConfig {
   if (typeof currentContext !== 'string' || currentContext === '') throw new NotPlain()
   const context = merged.contexts.find((c) => c.name === currentContext)
   const cluster = merged.clusters.find((c) => c.name === context?.cluster)
-  const user = merged.users.find((u) => u.name === context?.user)
-  if (!context || !cluster || !user || cluster.notPlain || user.notPlain) throw new NotPlain()
-  return {
-    context: currentContext,
-    server: cluster.server,
-    applyToHTTPSOptions: (opts) => applyOptions(cluster, user, opts)
-  }
+  if (!context || !cluster || cluster.notPlain) throw new NotPlain()
+  const user = merged.users.find((u) => u.name === context.user)
+  // A context naming a user that is not defined: client-node's to report.
+  if (context.user !== undefined && user === undefined) throw new NotPlain()
+  return { name: currentContext, cluster, user }
 }
 
 /** client-node's mergeConfig: an entry whose name is already there is refused. */
