@@ -40,6 +40,8 @@ import { stateExportCommand } from './cli/snapshot-commands.js'
 import { destroyCommand } from './cli/destroy-command.js'
 import { versionCommand } from './cli/version-command.js'
 import { initCommand } from './cli/init-command.js'
+import { completionCommand, completionFlagsOf } from './cli/completion-command.js'
+import type { CompletionTable } from './cli/completion.js'
 import { parseBuildStamp, versionLine, type BuildInfo } from './cli/version.js'
 import { readBuildStamp } from './adapters/build-stamp.js'
 import { tagsCommand } from './cli/tags-command.js'
@@ -83,8 +85,23 @@ export const commands: readonly CliCommand[] = [
   destroyCommand,
   tagsCommand,
   initCommand,
-  versionCommand
+  versionCommand,
+  completionCommand(completionTable)
 ]
+
+/** The command table as completion scripts see it (src/cli/completion.ts). */
+function completionTable(): CompletionTable {
+  return {
+    program: 'tazuna-action',
+    globalFlags: completionFlagsOf(globalOptions),
+    rootFlags: completionFlagsOf(rootOptions),
+    commands: commands.map((c) => ({
+      name: c.name,
+      flags: completionFlagsOf(c.options ?? {}, c.bareValues),
+      ...(c.arguments ? { values: c.arguments } : {})
+    }))
+  }
+}
 
 const nodeIo: CliIo = {
   stdout: (text) => process.stdout.write(text),

@@ -126,6 +126,8 @@ export interface CliCommand {
    * `--content` is `--content=base`.
    */
   bareValues?: Record<string, string>
+  /** The values its positional argument takes, when fixed (completion offers them). */
+  arguments?: readonly string[]
   /**
    * SIGINT and SIGTERM end the command, which reports what it did, instead of the process
    * (CliIo.stopOnSignals; docs/reliability.md#cancellation).
