@@ -48,7 +48,7 @@ import { tagsCommand } from './cli/tags-command.js'
 import { stateDriftCommand, statusCommand } from './cli/drift-commands.js'
 import { createEngine, type Engine } from './engine/engine.js'
 import { stopOnSignals } from './adapters/termination.js'
-import type { PathPolicy } from './config/confinement.js'
+import { BASE_TREE, type PathPolicy } from './config/confinement.js'
 import type { EnginePorts } from './engine/ports.js'
 
 export type { CliCommand, CliIo, CommandContext, GlobalFlags } from './cli/command.js'
@@ -392,7 +392,7 @@ export function createCliEngine(
       env: io.env,
       codeDir: import.meta.dirname,
       log,
-      confine: repositoryPolicy(flags),
+      confine: repositoryPolicy(flags, twin),
       ...(flags.renderLimits ? { renderLimits: flags.renderLimits } : {}),
       ...(twin ? { twin } : {}),
       ...(io.signal ? { signal: io.signal } : {}),
@@ -443,10 +443,16 @@ function configPathOf(flags: GlobalFlags): string {
 
 /**
  * Reads stay in the git work tree that holds tazuna.yaml (found as git finds it: the nearest
- * directory with a `.git` entry), or its directory outside one, plus `--allow-path` dirs.
+ * directory with a `.git` entry), or its directory outside one, plus `--allow-path` dirs;
+ * with `twin`, the base render's worktree, named BASE_TREE in messages.
  */
-function repositoryPolicy(flags: GlobalFlags): PathPolicy {
+function repositoryPolicy(flags: GlobalFlags, twin?: TwinCheckout): PathPolicy {
   const configDir = path.dirname(path.resolve(flags.filePath))
   const root = repositoryRootOf(configDir) ?? configDir
-  return { root, allowed: (flags.allowPaths ?? []).map((dir) => path.resolve(dir)) }
+  return {
+    root,
+    allowed: (flags.allowPaths ?? []).map((dir) => path.resolve(dir)),
+    // The base's engine reads a temporary worktree: messages call it what it is to the user.
+    ...(twin ? { name: BASE_TREE } : {})
+  }
 }
