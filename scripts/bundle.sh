@@ -33,5 +33,8 @@ SHIM
 chmod +x "$out/cli.js"
 # What it was built from, for scripts/demo.sh (see the script).
 node scripts/source-id.mjs >"$out/source-id.txt"
+# The commit and date `tazuna-action version` prints: the commit that last changed the sources,
+# so a rebuild at a later commit stamps the same (see the script).
+node scripts/source-commit.mjs >"$out/build-info.json"
 # Last: the bundle's identity, for render records (see the script).
 node scripts/stamp-build.mjs "$out"

@@ -38,11 +38,17 @@ import {
 import { stateDiffCommand, stateListCommand } from './cli/state-commands.js'
 import { stateExportCommand } from './cli/snapshot-commands.js'
 import { destroyCommand } from './cli/destroy-command.js'
+import { versionCommand } from './cli/version-command.js'
+import { initCommand } from './cli/init-command.js'
+import { completionCommand, completionFlagsOf } from './cli/completion-command.js'
+import type { CompletionTable } from './cli/completion.js'
+import { parseBuildStamp, versionLine, type BuildInfo } from './cli/version.js'
+import { readBuildStamp } from './adapters/build-stamp.js'
 import { tagsCommand } from './cli/tags-command.js'
 import { stateDriftCommand, statusCommand } from './cli/drift-commands.js'
 import { createEngine, type Engine } from './engine/engine.js'
 import { stopOnSignals } from './adapters/termination.js'
-import type { PathPolicy } from './config/confinement.js'
+import { BASE_TREE, type PathPolicy } from './config/confinement.js'
 import type { EnginePorts } from './engine/ports.js'
 
 export type { CliCommand, CliIo, CommandContext, GlobalFlags } from './cli/command.js'
@@ -60,6 +66,11 @@ const globalOptions = {
   help: { type: 'boolean', short: 'h', default: false }
 } satisfies ParseArgsOptionsConfig
 
+/** Flags of the program itself, without a command (cobra's root `-v/--version`). */
+const rootOptions = {
+  version: { type: 'boolean', short: 'v', default: false }
+} satisfies ParseArgsOptionsConfig
+
 /** Every command, longest names first when they share words. */
 export const commands: readonly CliCommand[] = [
   checkCommand,
@@ -72,8 +83,25 @@ export const commands: readonly CliCommand[] = [
   planCommand,
   applyCommand,
   destroyCommand,
-  tagsCommand
+  tagsCommand,
+  initCommand,
+  versionCommand,
+  completionCommand(completionTable)
 ]
+
+/** The command table as completion scripts see it (src/cli/completion.ts). */
+function completionTable(): CompletionTable {
+  return {
+    program: 'tazuna-action',
+    globalFlags: completionFlagsOf(globalOptions),
+    rootFlags: completionFlagsOf(rootOptions),
+    commands: commands.map((c) => ({
+      name: c.name,
+      flags: completionFlagsOf(c.options ?? {}, c.bareValues),
+      ...(c.arguments ? { values: c.arguments } : {})
+    }))
+  }
+}
 
 const nodeIo: CliIo = {
   stdout: (text) => process.stdout.write(text),
@@ -131,6 +159,10 @@ export async function runCli(
 ): Promise<number> {
   try {
     const parsed = parseCommandLine(argv)
+    if (!parsed.help && parsed.version) {
+      io.stdout(versionLine(buildInfo()))
+      return 0
+    }
     if (parsed.help || parsed.command === undefined) {
       io.stdout(usage())
       return parsed.help ? 0 : 1
@@ -150,12 +182,14 @@ export async function runCli(
           createCliEngine(parsed.flags, io, { openSession: () => Promise.resolve(session) }),
         configPath: configPathOf(parsed.flags),
         version: packageJson.version,
+        build: buildInfo(),
         now: () => Date.now(),
         gitCommitOf: (dir) => gitCommitOf(dir),
         lockHolder: `tazuna-action cli (pid ${process.pid}) on ${os.hostname()}`,
         ancestryIn: (dir) => gitAncestry(dir),
         readText: (file) => readFile(file, 'utf8'),
         writeText: (file, text) => writeFile(file, text),
+        createText: (file, text, { overwrite }) => createTextFile(file, text, overwrite),
         baseCommit: (ref) => baseCommitOf(parsed.flags, io, ref),
         fingerprintKey
       })
@@ -168,6 +202,27 @@ export async function runCli(
   }
 }
 
+/** Writes `file` unless it exists (then false) or `overwrite`; O_EXCL, so no race with a writer. */
+async function createTextFile(file: string, text: string, overwrite: boolean): Promise<boolean> {
+  try {
+    await writeFile(file, text, { flag: overwrite ? 'w' : 'wx', mode: 0o644 })
+    return true
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false
+    throw error
+  }
+}
+
+/** This build's version, its stamp (dist/build-info.json) and this machine's platform. */
+function buildInfo(): BuildInfo {
+  return {
+    version: packageJson.version,
+    ...parseBuildStamp(readBuildStamp(import.meta.dirname)),
+    platform: process.platform,
+    arch: process.arch
+  }
+}
+
 /** The command, global flags, the command's own options and its arguments. */
 export interface ParsedCommandLine {
   command: CliCommand | undefined
@@ -175,6 +230,8 @@ export interface ParsedCommandLine {
   options: CommandContext['options']
   args: string[]
   help: boolean
+  /** `-v/--version` without a command. */
+  version: boolean
 }
 
 /**
@@ -195,7 +252,10 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
     throw new Error(`unknown command ${JSON.stringify(loose.positionals.join(' '))}`)
   }
   argv = withBareValues(argv, command?.bareValues ?? {})
-  const strict = parseStrict(argv, { ...globalOptions, ...command?.options })
+  const strict = parseStrict(argv, {
+    ...globalOptions,
+    ...(command === undefined ? rootOptions : command.options)
+  })
   const {
     'file-path': filePath,
     environment,
@@ -207,8 +267,10 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
     'max-render-memory': maxRenderMemory,
     'render-all': renderAll,
     help,
-    ...options
+    ...commandOptions
   } = strict.values as Record<string, unknown> & { help: boolean }
+  const { version, ...rootless } = commandOptions
+  const options = command === undefined ? rootless : commandOptions
   const orasPull = orasPullOf(options)
   const timeoutSeconds = parseDurationSeconds('flag --render-timeout', String(renderTimeout))
   if (timeoutSeconds <= 0) throw new InputError('flag --render-timeout must be longer than 0 s')
@@ -230,7 +292,8 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
     },
     options: options as CommandContext['options'],
     args: strict.positionals.slice(words),
-    help
+    help,
+    version: command === undefined && version === true
   }
 }
 
@@ -300,6 +363,7 @@ function usage(): string {
     '      --max-render-bytes n   refuse a render whose output is longer (default 256Mi)',
     '      --max-render-memory n  stop a render whose program needs more memory (default 1Gi)',
     '      --render-all           render every manifest, even one its render record shows unchanged',
+    '  -v, --version              print version, commit and build date (without a command)',
     ''
   ].join('\n')
 }
@@ -328,7 +392,7 @@ export function createCliEngine(
       env: io.env,
       codeDir: import.meta.dirname,
       log,
-      confine: repositoryPolicy(flags),
+      confine: repositoryPolicy(flags, twin),
       ...(flags.renderLimits ? { renderLimits: flags.renderLimits } : {}),
       ...(twin ? { twin } : {}),
       ...(io.signal ? { signal: io.signal } : {}),
@@ -379,10 +443,16 @@ function configPathOf(flags: GlobalFlags): string {
 
 /**
  * Reads stay in the git work tree that holds tazuna.yaml (found as git finds it: the nearest
- * directory with a `.git` entry), or its directory outside one, plus `--allow-path` dirs.
+ * directory with a `.git` entry), or its directory outside one, plus `--allow-path` dirs;
+ * with `twin`, the base render's worktree, named BASE_TREE in messages.
  */
-function repositoryPolicy(flags: GlobalFlags): PathPolicy {
+function repositoryPolicy(flags: GlobalFlags, twin?: TwinCheckout): PathPolicy {
   const configDir = path.dirname(path.resolve(flags.filePath))
   const root = repositoryRootOf(configDir) ?? configDir
-  return { root, allowed: (flags.allowPaths ?? []).map((dir) => path.resolve(dir)) }
+  return {
+    root,
+    allowed: (flags.allowPaths ?? []).map((dir) => path.resolve(dir)),
+    // The base's engine reads a temporary worktree: messages call it what it is to the user.
+    ...(twin ? { name: BASE_TREE } : {})
+  }
 }

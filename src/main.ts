@@ -51,7 +51,7 @@ import { findReviewedDiff, postAppliedSection } from './adapters/github/reviewed
 import type { ReviewOptions } from './action/review-flow.js'
 import type { Runner } from './action/ports.js'
 import type { CommitAncestry } from './apply/commit-guard.js'
-import type { PathPolicy } from './config/confinement.js'
+import { BASE_TREE, type PathPolicy } from './config/confinement.js'
 import { createEngine, type Engine } from './engine/engine.js'
 import type { EnginePorts, EngineSettings } from './engine/ports.js'
 import { readSettings, type ClusterAuth, type KubeconfigSource, type Settings } from './inputs.js'
@@ -148,7 +148,8 @@ async function runMode(settings: Settings, stop: Termination | undefined): Promi
   // to that worktree, with the same allowed directories.
   const basePortsFor = (file: string, twin: TwinCheckout): EnginePorts => {
     const dir = path.dirname(path.resolve(file))
-    return portsFor(pathPolicy(repositoryRootOf(dir) ?? dir, settings), twin)
+    const policy = pathPolicy(repositoryRootOf(dir) ?? dir, settings)
+    return portsFor({ ...policy, name: BASE_TREE }, twin)
   }
   const engine = createEngine(engineSettings, ports)
   const target = {

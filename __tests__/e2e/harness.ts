@@ -138,7 +138,8 @@ export function startAction(run: ActionRun): StartedAction {
   const env: Record<string, string> = {
     PATH: pathWithoutRenderers(),
     HOME: dir,
-    ...pick(['HELM_BIN', 'KUSTOMIZE_BIN', 'TAZUNA_ACTION_CACHE', 'TMPDIR']),
+    // TAZUNA_RENDER_NATIVE=off runs the suite on the WebAssembly programs, as macOS and Windows do.
+    ...pick(['HELM_BIN', 'KUSTOMIZE_BIN', 'TAZUNA_ACTION_CACHE', 'TMPDIR', 'TAZUNA_RENDER_NATIVE']),
     GITHUB_ACTIONS: 'true',
     GITHUB_EVENT_NAME: run.eventName,
     GITHUB_EVENT_PATH: files.event,

@@ -8,6 +8,7 @@ import type { BeforeRender, HeadRendered, ResolvedBase } from '../engine/base-re
 import type { Engine } from '../engine/engine.js'
 import type { ClusterSession } from '../engine/ports.js'
 import type { RenderLimits } from '../render/ports.js'
+import type { BuildInfo } from './version.js'
 
 /** Tazuna's global flags, parsed. */
 export interface GlobalFlags {
@@ -83,6 +84,8 @@ export interface CommandContext {
   configPath: string
   /** This program's version. */
   version: string
+  /** This build's version, commit, date and platform (`version`). */
+  build: BuildInfo
   /** The current time in milliseconds since the epoch. */
   now: () => number
   /** `git rev-parse HEAD` in `dir`, or '' (src/adapters/git.ts). */
@@ -95,6 +98,11 @@ export interface CommandContext {
   readText: (file: string) => Promise<string>
   /** Writes a file, relative to the working directory (`state export --file FILE`). */
   writeText: (file: string, text: string) => Promise<void>
+  /**
+   * Creates a file (mode 0644), relative to the working directory; false, writing nothing, when
+   * it exists and `overwrite` is not set (`init`). The check and the creation are one step.
+   */
+  createText: (file: string, text: string, options: { overwrite: boolean }) => Promise<boolean>
   /**
    * The commit `--base <ref>` names (or the default base, see resolveBaseCommit); throws an
    * Error naming the ref when git does not know it.
@@ -118,6 +126,8 @@ export interface CliCommand {
    * `--content` is `--content=base`.
    */
   bareValues?: Record<string, string>
+  /** The values its positional argument takes, when fixed (completion offers them). */
+  arguments?: readonly string[]
   /**
    * SIGINT and SIGTERM end the command, which reports what it did, instead of the process
    * (CliIo.stopOnSignals; docs/reliability.md#cancellation).

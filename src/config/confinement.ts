@@ -13,7 +13,16 @@ export interface PathPolicy {
   root: string
   /** Directories outside the root a team allowed (input `allowed-paths`, flag `--allow-path`). */
   allowed: readonly string[]
+  /**
+   * How messages name the root when its path means nothing to the user: BASE_TREE for the
+   * temporary worktree a pull request's base renders from (src/engine/base-render.ts). Without
+   * it, messages name the root's path: the checkout the user knows.
+   */
+  name?: string
 }
+
+/** The name of the base render's root in messages: its worktree is a temporary directory. */
+export const BASE_TREE = "the base commit's tree"
 
 /** A read that resolves outside the repository; names the path and where it leads. */
 export class PathOutsideRepositoryError extends Error {
@@ -29,7 +38,8 @@ export function isWithin(file: string, dir: string): boolean {
 
 /**
  * Undefined when `real` (the symlink-resolved form of `file`) is inside the root or an allowed
- * directory; otherwise the error to raise.
+ * directory; otherwise the error to raise, naming the repository as the policy's `name` does
+ * (with `file` relative to the root then) or by the root's path.
  */
 export function confinementError(
   file: string,
@@ -38,8 +48,41 @@ export function confinementError(
 ): PathOutsideRepositoryError | undefined {
   if ([policy.root, ...policy.allowed].some((dir) => isWithin(real, dir))) return undefined
   const via = real === path.resolve(file) ? '' : ` (it resolves to ${real})`
+  const what =
+    policy.name === undefined
+      ? `${file} is outside the repository ${policy.root}`
+      : `${shownIn(file, policy.root)} in ${policy.name} is outside the repository`
   return new PathOutsideRepositoryError(
-    `${file} is outside the repository ${policy.root}${via}; files outside it are not read. ` +
+    `${what}${via}; files outside it are not read. ` +
       'To read a directory outside on purpose, allow it (input allowed-paths, flag --allow-path).'
+  )
+}
+
+/** `file` relative to `root` when it is written inside it, `/`-separated; else as it is. */
+function shownIn(file: string, root: string): string {
+  const absolute = path.resolve(file)
+  return isWithin(absolute, root) ? path.relative(root, absolute).split(path.sep).join('/') : file
+}
+
+/** A policy as given (`written`) and with its directories symlink-resolved (`resolved`). */
+export interface ResolvedPolicy {
+  written: PathPolicy
+  resolved: PathPolicy
+}
+
+/**
+ * The policy whose refusal names `file` under several policies (engines sharing one render
+ * module: a pull request's head and base): the one whose root holds `file` as written, before
+ * symlinks, so a head file is not reported as the base's; else the first.
+ */
+export function owningPolicy(
+  file: string,
+  policies: readonly ResolvedPolicy[]
+): ResolvedPolicy | undefined {
+  const absolute = path.resolve(file)
+  return (
+    policies.find(
+      (p) => isWithin(absolute, p.written.root) || isWithin(absolute, p.resolved.root)
+    ) ?? policies[0]
   )
 }

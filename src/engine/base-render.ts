@@ -6,6 +6,7 @@
  * pass it as the before side of the content-diff step (./content-diff.ts).
  */
 import path from 'node:path'
+import { BASE_TREE } from '../config/confinement.js'
 import type { Engine } from './engine.js'
 import type { BuildFiles, CommandRunner } from '../render/ports.js'
 import type { RenderedObjects } from '../report/content-diff.js'
@@ -79,6 +80,9 @@ export async function renderAtCommit(
       // After the head's renders, so the module can hand over those of unchanged manifests.
       const needed = await headRendered
       return { objects: await engine.renderObjects(run, needed), redact: engine.redact }
+    } catch (error) {
+      if (error instanceof Error) error.message = namedInBaseTree(error.message, dir)
+      throw error
     } finally {
       engine.close()
     }
@@ -91,6 +95,18 @@ export async function renderAtCommit(
 }
 
 type Git = (cwd: string, args: readonly string[]) => Promise<string>
+
+/**
+ * `message` with the temporary worktree `dir` written as the user knows the base: its files by
+ * their paths in the commit, the directory itself as BASE_TREE. The worktree is gone when the
+ * user reads the message, and a path under it reads as a file of the checkout.
+ */
+export function namedInBaseTree(message: string, dir: string): string {
+  const separators = [...new Set(['/', path.sep])]
+  let named = message
+  for (const sep of separators) named = named.split(`${dir}${sep}`).join('')
+  return named.split(dir).join(BASE_TREE)
+}
 
 const NOTHING_BEFORE: BeforeRender = { objects: new Map(), redact: (text) => text }
 

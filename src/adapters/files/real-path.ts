@@ -29,5 +29,5 @@ export async function resolvePolicy(policy: PathPolicy): Promise<PathPolicy> {
     resolveReal(policy.root),
     Promise.all(policy.allowed.map(resolveReal))
   ])
-  return { root, allowed }
+  return { ...policy, root, allowed }
 }

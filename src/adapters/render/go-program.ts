@@ -5,7 +5,13 @@
  * repository (src/config/confinement.ts) exactly as the file adapter does.
  */
 import fs from 'node:fs'
-import { confinementError, isWithin, type PathPolicy } from '../../config/confinement.js'
+import {
+  confinementError,
+  isWithin,
+  owningPolicy,
+  type PathPolicy,
+  type ResolvedPolicy
+} from '../../config/confinement.js'
 import type { JsonObject } from '../../go/yaml.js'
 import { resolvePolicy, resolveReal } from '../files/real-path.js'
 import { startGoProgram, type CompiledGoWasm, type GoFs } from './go-wasm.js'
@@ -115,11 +121,14 @@ function readOnlyFs(
   const { O_WRONLY, O_RDWR, O_CREAT, O_TRUNC, O_APPEND } = fs.constants
   const writeFlags = O_WRONLY | O_RDWR | O_CREAT | O_TRUNC | O_APPEND
   // By content: a render worker gets the policies as copies with every request.
-  const resolved = new Map<string, Promise<PathPolicy>>()
-  const resolve = (policy: PathPolicy): Promise<PathPolicy> => {
+  const resolved = new Map<string, Promise<ResolvedPolicy>>()
+  const resolve = (policy: PathPolicy): Promise<ResolvedPolicy> => {
     const key = JSON.stringify(policy)
     let real = resolved.get(key)
-    if (real === undefined) resolved.set(key, (real = resolvePolicy(policy)))
+    if (real === undefined) {
+      real = resolvePolicy(policy).then((done) => ({ written: policy, resolved: done }))
+      resolved.set(key, real)
+    }
     return real
   }
   const guard = async (
@@ -129,15 +138,17 @@ function readOnlyFs(
     const policies = confine?.()
     if (policies === undefined) return undefined
     const real = await resolveReal(file)
-    let refused: Error | undefined
-    for (const policy of await Promise.all(policies.map(resolve))) {
+    const all = await Promise.all(policies.map(resolve))
+    for (const { resolved: policy } of all) {
       // Resolving symlinks (krusty does, for every path) looks at each ancestor of the root.
       const dirs = [policy.root, ...policy.allowed]
       if (metadataOnly && dirs.some((dir) => isWithin(dir, real))) return undefined
-      refused = confinementError(file, real, policy)
-      if (refused === undefined) return undefined
+      if (confinementError(file, real, policy) === undefined) return undefined
     }
-    const message = refused?.message ?? `${file}: no repository to read from`
+    const owner = owningPolicy(file, all)
+    const message =
+      (owner && confinementError(file, real, owner.resolved)?.message) ??
+      `${file}: no repository to read from`
     refusals.push(`${file}: ${message}`)
     return Object.assign(new Error(message), { code: 'EACCES' })
   }

@@ -12,15 +12,19 @@ import (
 	"strings"
 )
 
-// Policy is where reads may resolve: the repository root and the directories a team allowed.
+// Policy is where reads may resolve: the repository root and the directories a team allowed;
+// Name, when set, is how messages name the root ("the base commit's tree" for the temporary
+// worktree of a pull request's base), else they name the root's path.
 type Policy struct {
 	Root    string   `json:"root"`
 	Allowed []string `json:"allowed"`
+	Name    string   `json:"name,omitempty"`
 }
 
 // Guard answers whether a path may be read under any of its policies; nil reads anywhere.
 type Guard struct {
 	policies []Policy // directories symlink-resolved, as the paths checked against them
+	written  []string // each policy's root as given, to tell which one a path is written in
 }
 
 // New is the guard of policies; nil when there are none to apply (nil policies).
@@ -30,11 +34,12 @@ func New(policies []Policy) *Guard {
 	}
 	g := &Guard{policies: make([]Policy, 0, len(policies))}
 	for _, p := range policies {
-		resolved := Policy{Root: Real(p.Root)}
+		resolved := Policy{Root: Real(p.Root), Name: p.Name}
 		for _, dir := range p.Allowed {
 			resolved.Allowed = append(resolved.Allowed, Real(dir))
 		}
 		g.policies = append(g.policies, resolved)
+		g.written = append(g.written, p.Root)
 	}
 	return g
 }
@@ -42,14 +47,13 @@ func New(policies []Policy) *Guard {
 // Check is nil when file may be read: it resolves (symlinks followed) inside a policy's root or
 // allowed directories — or, for metadataOnly questions (does it exist, is it a directory, where
 // does it resolve), to one of their ancestors, which resolving a path inside looks at.
-// Otherwise the error names the path, where it leads and the repository, as the engine's
-// file adapter words it (src/config/confinement.ts).
+// Otherwise the error names the path, where it leads and the repository it is written in (the
+// first policy's when none), as the engine's file adapter words it (src/config/confinement.ts).
 func (g *Guard) Check(op, file string, metadataOnly bool) error {
 	if g == nil {
 		return nil
 	}
 	real := Real(file)
-	var refused string
 	for _, p := range g.policies {
 		dirs := append([]string{p.Root}, p.Allowed...)
 		for _, dir := range dirs {
@@ -57,17 +61,49 @@ func (g *Guard) Check(op, file string, metadataOnly bool) error {
 				return nil
 			}
 		}
-		via := ""
-		if abs, _ := filepath.Abs(file); real != abs {
-			via = " (it resolves to " + real + ")"
-		}
-		refused = file + " is outside the repository " + p.Root + via + "; files outside it are not read. " +
-			"To read a directory outside on purpose, allow it (input allowed-paths, flag --allow-path)."
 	}
-	if refused == "" {
-		refused = file + ": no repository to read from"
+	refused := file + ": no repository to read from"
+	if owner := g.owner(file); owner >= 0 {
+		refused = refusal(file, real, g.policies[owner])
 	}
 	return &fs.PathError{Op: op, Path: file, Err: errors.New(refused)}
+}
+
+// owner is the index of the policy whose root holds file as written, else 0; -1 without any.
+func (g *Guard) owner(file string) int {
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		abs = file
+	}
+	for i, p := range g.policies {
+		if within(abs, p.Root) || within(abs, filepath.Clean(g.written[i])) {
+			return i
+		}
+	}
+	if len(g.policies) == 0 {
+		return -1
+	}
+	return 0
+}
+
+// refusal is src/config/confinement.ts's confinementError message for file under p.
+func refusal(file, real string, p Policy) string {
+	abs, _ := filepath.Abs(file)
+	via := ""
+	if real != abs {
+		via = " (it resolves to " + real + ")"
+	}
+	what := file + " is outside the repository " + p.Root
+	if p.Name != "" {
+		shown := file
+		if within(abs, p.Root) {
+			rel, _ := filepath.Rel(p.Root, abs)
+			shown = filepath.ToSlash(rel)
+		}
+		what = shown + " in " + p.Name + " is outside the repository"
+	}
+	return what + via + "; files outside it are not read. " +
+		"To read a directory outside on purpose, allow it (input allowed-paths, flag --allow-path)."
 }
 
 // Real is file with every symlink resolved; for a path that does not exist (yet), its nearest

@@ -1,0 +1,65 @@
+// `version` and `init` beside the real Tazuna CLI (TAZUNA_BIN): the same version line but for
+// the program's name, version, commit and date (the platform is this machine's in both), and
+// `init` files byte-identical once each pins its own running version. Skipped, with the
+// reason in the suite title, when TAZUNA_BIN is not set. Without it, __tests__/unit/cli/init.test.ts
+// and version.test.ts hold the same outputs to upstream's source (cmd/init.go, cmd/version.go).
+// `completion` is not compared: cobra's scripts ask the program itself (its hidden `__complete`
+// command), ours are generated from our command table (src/cli/completion.ts).
+import { afterAll, beforeAll, expect, it } from '@jest/globals'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { runCliInProcess, runCliProcess } from '../../support/cli.js'
+import { describeWithTazuna, tazunaBin, tazunaSkipReason } from './tools.js'
+
+if (tazunaSkipReason !== '') process.stderr.write(`interop: version and init${tazunaSkipReason}\n`)
+
+const versionLine = /^(\S+) (\S+) \(commit (\S+), built (\S+), ([a-z0-9]+\/[a-z0-9]+)\)\n$/
+
+describeWithTazuna(`version and init beside the Tazuna CLI${tazunaSkipReason}`, () => {
+  let dir: string
+  beforeAll(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'tazuna-interop-cli-'))
+  })
+  afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+  const tazuna = (args: string[]) =>
+    runCliProcess(tazunaBin ?? 'tazuna', args, { cwd: dir, env: { ...process.env } })
+
+  it.each([['version'], ['--version'], ['-v']])(
+    '`%s` prints the line Tazuna prints, with our name, version and stamp',
+    async (arg) => {
+      const theirs = await tazuna([arg])
+      const ours = await runCliInProcess([arg])
+      const [, theirName, , , , theirPlatform] = versionLine.exec(theirs.stdout) ?? []
+      const [, ourName, , , , ourPlatform] = versionLine.exec(ours.stdout) ?? []
+      expect({ theirName, ourName, ourPlatform }).toEqual({
+        theirName: 'tazuna',
+        ourName: 'tazuna-action',
+        ourPlatform: theirPlatform
+      })
+    }
+  )
+
+  it('`init` writes the file Tazuna writes, apart from the version each pins', async () => {
+    const theirFile = path.join(dir, 'theirs.yaml')
+    const ourFile = path.join(dir, 'ours.yaml')
+    expect((await tazuna(['init', '-f', theirFile])).stdout).toBe(`created: ${theirFile}\n`)
+    expect((await runCliInProcess(['init', '-f', ourFile])).stdout).toBe(`created: ${ourFile}\n`)
+    const pinned = /minimumSupportedTazunaVersion: "[^"]*"/
+    const [theirs, ours] = [theirFile, ourFile].map((file) =>
+      readFileSync(file, 'utf8').replace(pinned, 'minimumSupportedTazunaVersion: "*"')
+    )
+    expect(ours).toBe(theirs)
+  })
+
+  it('`init` refuses an existing file without --force, as Tazuna does', async () => {
+    const file = path.join(dir, 'existing.yaml')
+    await runCliInProcess(['init', '-f', file])
+    const theirs = await tazuna(['init', '-f', file])
+    const ours = await runCliInProcess(['init', '-f', file])
+    expect({ theirs: theirs.code, ours: ours.code }).toEqual({ theirs: 1, ours: 1 })
+    expect(theirs.stderr).toContain(`${file} already exists; pass --force to overwrite`)
+    expect(ours.stderr).toBe(`error: ${file} already exists; pass --force to overwrite\n`)
+  })
+})
