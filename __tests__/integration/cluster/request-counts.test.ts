@@ -17,7 +17,7 @@ import {
 import { benchRepoFiles, writeBenchRepo, type BenchRepoOptions } from '../../bench/repo.js'
 import { runCliInProcess } from '../../support/cli.js'
 import { startTcpProxy, type TcpProxy } from '../../support/tcp-proxy.js'
-import { adminKubeconfig, adminSession, uniqueName } from '../../support/cluster.js'
+import { adminKubeconfig, adminSession, configMap, uniqueName } from '../../support/cluster.js'
 import type { KubeSession } from '../../../src/adapters/kube/session.js'
 
 const auditLog = path.join(process.env.TAZUNA_TEST_CLUSTER_DIR ?? '', 'audit.log')
@@ -104,13 +104,38 @@ function tally(requests: readonly AuditedRequest[]): Record<string, number> {
   return out
 }
 
+// Enough ConfigMaps beside State that its list takes two pages whatever else the suite left in
+// namespace `tazuna`, so that the counts hold either way (requestsOf).
+const FILLERS = 260
+
 beforeAll(async () => {
   admin = await adminSession()
   ;({ user, kubeconfig } = await ownUser(admin))
+  for (let i = 0; i < FILLERS; i += 20) {
+    await Promise.all(
+      Array.from({ length: Math.min(20, FILLERS - i) }, (_, j) =>
+        admin.cluster.apply(configMap('tazuna', `request-counts-filler-${i + j}`, { n: '1' }))
+      )
+    )
+  }
   writeBenchRepo(dir, benchRepoFiles(options))
   writeBenchRepo(helmDir, benchRepoFiles(helmOptions))
 })
-afterAll(() => admin.close())
+afterAll(async () => {
+  for (let i = 0; i < FILLERS; i += 20) {
+    await Promise.all(
+      Array.from({ length: Math.min(20, FILLERS - i) }, (_, j) =>
+        admin.cluster.delete({
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          namespace: 'tazuna',
+          name: `request-counts-filler-${i + j}`
+        })
+      )
+    )
+  }
+  admin.close()
+})
 
 // 4 manifests × 10 objects in 2 layers after a Namespace manifest: of every 10 objects 8 are
 // ConfigMaps, 1 a Secret, 1 a ServiceAccount (__tests__/bench/repo.ts), and each manifest's
