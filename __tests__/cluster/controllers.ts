@@ -1,4 +1,4 @@
-// The parts of the test cluster that make it behave like a real one (spec test-cluster.md 8):
+// The parts of the test cluster that make it behave like a real one (./README.md):
 // kube-controller-manager (every default controller), kube-scheduler, and kwok, which plays
 // the kubelet of a few fake Nodes with the Stages in kwok/stages.yaml.
 import https from 'node:https'

@@ -1,4 +1,4 @@
-// Proves the test cluster behaves like a real one (spec test-cluster.md 8): kube-controller-
+// Proves the test cluster behaves like a real one (__tests__/cluster/README.md): kube-controller-
 // manager runs the Deployment, Job, namespace, garbage-collector and ServiceAccount controllers,
 // kube-scheduler binds Pods to kwok's fake Nodes, and kwok's Stages (__tests__/cluster/kwok/
 // stages.yaml) run them - or fail them the way the kubelet reports failures, for Pods labelled
