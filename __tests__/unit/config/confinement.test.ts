@@ -13,16 +13,16 @@ import { namedInBaseTree } from '../../../src/engine/base-render.js'
 
 const TAIL =
   '; files outside it are not read. To read a directory outside on purpose, allow it (input allowed-paths, flag --allow-path).'
-const head = { root: '/work/repo', allowed: [] }
+const head = { root: '/home/dev/repo', allowed: [] }
 const base = { root: '/tmp/tazuna-base-x/worktree', allowed: [], name: BASE_TREE }
 
 describe('confinementError', () => {
   it.each([
     [
       'a head file, by the checkout path',
-      '/work/repo/chart/link',
+      '/home/dev/repo/chart/link',
       head,
-      '/work/repo/chart/link is outside the repository /work/repo (it resolves to /etc/hostname)'
+      '/home/dev/repo/chart/link is outside the repository /home/dev/repo (it resolves to /etc/hostname)'
     ],
     [
       "a base file, by its path in the base commit's tree",
@@ -41,7 +41,7 @@ describe('confinementError', () => {
   })
 
   it('allows a file inside the root or an allowed directory', () => {
-    expect(confinementError('/work/repo/a', '/work/repo/a', head)).toBeUndefined()
+    expect(confinementError('/home/dev/repo/a', '/home/dev/repo/a', head)).toBeUndefined()
     const allowing = { ...base, allowed: ['/etc'] }
     expect(confinementError('/tmp/tazuna-base-x/worktree/l', '/etc/x', allowing)).toBeUndefined()
   })
@@ -54,7 +54,7 @@ describe('owningPolicy', () => {
     { written: base, resolved: { ...base, root: '/private/tmp/tazuna-base-x/worktree' } }
   ]
   it.each([
-    ['a head file', '/work/repo/chart/link', 0],
+    ['a head file', '/home/dev/repo/chart/link', 0],
     ['a base file, as written', '/tmp/tazuna-base-x/worktree/chart/link', 1],
     ['a base file, resolved', '/private/tmp/tazuna-base-x/worktree/chart/link', 1],
     ['a file of neither: the first', '/elsewhere/file', 0]
