@@ -12,14 +12,11 @@
  *
  * Self-contained (node: imports only), like server.ts.
  */
-import { execFileSync } from 'node:child_process'
 import { createHash, generateKeyPairSync, randomUUID, sign, type KeyObject } from 'node:crypto'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { createServer as createHttpsServer } from 'node:https'
 import type { AddressInfo } from 'node:net'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { selfSignedCertificate } from '../support/oras-artifacts.js'
 
 /** The job a request token belongs to: what GitHub puts in its ID token. */
 export interface OidcJob {
@@ -236,36 +233,4 @@ const b64url = (text: string): string => Buffer.from(text).toString('base64url')
 const send = (res: ServerResponse, status: number, value: unknown): void => {
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' })
   res.end(JSON.stringify(value))
-}
-
-/** A self-signed certificate for 127.0.0.1 made by openssl (key and certificate, PEM). */
-function selfSignedCertificate(): { key: string; cert: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'tazuna-oidc-tls-'))
-  try {
-    const [key, cert] = [join(dir, 'key.pem'), join(dir, 'cert.pem')]
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'rsa:2048',
-        '-nodes',
-        '-days',
-        '1',
-        '-subj',
-        '/CN=127.0.0.1',
-        '-addext',
-        'subjectAltName=IP:127.0.0.1',
-        '-keyout',
-        key,
-        '-out',
-        cert
-      ],
-      { stdio: 'ignore' }
-    )
-    return { key: readFileSync(key, 'utf8'), cert: readFileSync(cert, 'utf8') }
-  } finally {
-    rmSync(dir, { recursive: true, force: true })
-  }
 }
