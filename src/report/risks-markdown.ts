@@ -13,7 +13,8 @@ export const riskLabels: Readonly<Record<RiskKind, string>> = {
   'will-fail': 'will fail on apply',
   'destroys-data': 'deletes data',
   'widens-access': 'widens access',
-  'fights-controller': 'fights a controller'
+  'fights-controller': 'fights a controller',
+  'deprecated-api': 'uses a deprecated API'
 }
 
 const lineLimit = 600
