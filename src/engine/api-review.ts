@@ -16,18 +16,26 @@ import {
 } from '../risk/apis.js'
 import { parseStateKey, type StateKey } from '../state/key.js'
 import type { ApiCatalog, KindRef } from './ports.js'
+import type { JsonObject } from '../go/yaml.js'
+import type { RenderModule, SchemaFinding } from '../render/ports.js'
 
-/** The API context for the risk pass; a notice instead when the cluster refused a read. */
+/** The API context and schema findings for the risk pass; notices for refused reads. */
 export interface ApiReview {
   apis?: ApiContext
-  notice?: string
+  /** Findings of the schema check, by manifest and state key (docs/risks.md#schema-findings). */
+  schema?: Map<string, Map<string, SchemaFinding[]>>
+  notices?: string[]
 }
+
+/** Checks objects against OpenAPI documents (the render module's `checkSchema`). */
+export type SchemaCheck = NonNullable<RenderModule['checkSchema']>
 
 /** Reads what the API checks of `manifests`' added and modified entries need. */
 export async function reviewApis(
   catalog: ApiCatalog,
   manifests: readonly ManifestDiff[],
-  heads: RenderedObjects
+  heads: RenderedObjects,
+  check?: SchemaCheck
 ): Promise<ApiReview> {
   const touched = touchedKinds(manifests)
   if (touched.length === 0) return {}
@@ -43,23 +51,79 @@ export async function reviewApis(
     served = await catalog.served()
   } catch (error) {
     return {
-      notice: `The API checks were skipped: the cluster's served APIs could not be read (${messageOf(error)}).`
+      notices: [
+        `The API checks were skipped: the cluster's served APIs could not be read (${messageOf(error)}).`
+      ]
     }
   }
+  const schema =
+    check === undefined ? undefined : checkSchemas(catalog, check, manifests, heads, served)
   const read = await definitions
   const cluster = new Map<string, Definition>()
   for (const crd of 'found' in read ? read.found.values() : []) {
     const d = definitionOf(crd)
     if (d !== undefined) cluster.set(d.key, d.versions)
   }
+  const notices: string[] = []
+  // Without the definitions, a custom resource's deprecated version goes unflagged.
+  if ('error' in read)
+    notices.push(
+      `The API checks of custom resources were skipped: their CustomResourceDefinitions could not be read (${messageOf(read.error)}).`
+    )
+  const checked = await schema
+  if (checked !== undefined && 'error' in checked)
+    notices.push(
+      `The schema checks were skipped: the cluster's OpenAPI schemas could not be read or checked (${messageOf(checked.error)}).`
+    )
   return {
     apis: { served, diff, cluster },
-    // Without the definitions, a custom resource's deprecated version goes unflagged.
-    ...('error' in read
-      ? {
-          notice: `The API checks of custom resources were skipped: their CustomResourceDefinitions could not be read (${messageOf(read.error)}).`
-        }
-      : {})
+    ...(checked !== undefined && 'found' in checked ? { schema: checked.found } : {}),
+    ...(notices.length === 0 ? {} : { notices })
+  }
+}
+
+/**
+ * The schema check of every added and modified object whose kind the cluster serves: the
+ * OpenAPI documents of their group/versions (one parallel round), then one call of the Helm
+ * program over all of them.
+ */
+async function checkSchemas(
+  catalog: ApiCatalog,
+  check: SchemaCheck,
+  manifests: readonly ManifestDiff[],
+  heads: RenderedObjects,
+  served: ServedApis
+): Promise<{ found: Map<string, Map<string, SchemaFinding[]>> } | { error: unknown }> {
+  const targets: { manifest: string; key: string; object: JsonObject; gv: string }[] = []
+  for (const m of manifests) {
+    for (const e of m.entries) {
+      if (e.type !== 'added' && e.type !== 'modified') continue
+      const k = keyOf(e.key)
+      const object = heads.get(m.manifest)?.get(e.key)
+      if (k === undefined || object === undefined) continue
+      const gv = k.group === '' ? k.version : `${k.group}/${k.version}`
+      if (!served.apiVersions.has(`${gv}/${k.kind}`)) continue
+      targets.push({ manifest: m.manifest, key: e.key, object, gv })
+    }
+  }
+  if (targets.length === 0) return { found: new Map() }
+  try {
+    const documents = await catalog.schemas([...new Set(targets.map((t) => t.gv))])
+    const results = await check(
+      Object.fromEntries(documents),
+      targets.map((t) => t.object)
+    )
+    const found = new Map<string, Map<string, SchemaFinding[]>>()
+    targets.forEach((t, i) => {
+      const findings = results[i]
+      if (findings === undefined || findings === null || findings.length === 0) return
+      let byKey = found.get(t.manifest)
+      if (byKey === undefined) found.set(t.manifest, (byKey = new Map()))
+      byKey.set(t.key, findings)
+    })
+    return { found }
+  } catch (error) {
+    return { error }
   }
 }
 

@@ -88,8 +88,8 @@ export async function diffWithContent(
   const found = await contentOf(engine, run, deps, (manifests) => {
     if (engine.reviewApis !== undefined) review = engine.reviewApis(run, manifests)
   })
-  const { apis, notice } = await review
-  if (notice !== undefined) deps.notice(notice)
+  const { apis, schema, notices = [] } = await review
+  for (const notice of notices) deps.notice(engine.redact(notice))
   const risks = assessRisks({
     manifests: found.manifests,
     before: found.sides?.before ?? none,
@@ -97,6 +97,7 @@ export async function diffWithContent(
     ...(deps.prune === undefined ? {} : { prune: deps.prune }),
     ...(found.sides?.refusals === undefined ? {} : { refusals: found.sides.refusals }),
     ...(apis === undefined ? {} : { apis }),
+    ...(schema === undefined ? {} : { schema }),
     ...(await recordedKeys(engine, run, found.manifests))
   })
   return {

@@ -336,10 +336,13 @@ export function createEngine(settings: EngineSettings, given: EnginePorts): Engi
             )
           ).flatMap((r) => [...r])
         )
-        return await reviewApis(session.apis, diffs, heads)
+        const check = ports.renderer.checkSchema?.bind(ports.renderer)
+        return await reviewApis(session.apis, diffs, heads, check)
       } catch (error) {
         return {
-          notice: `The API checks were skipped (${secrets.redact(error instanceof Error ? error.message : String(error))}).`
+          notices: [
+            `The API checks were skipped (${error instanceof Error ? error.message : String(error)}).`
+          ]
         }
       }
     },

@@ -39,6 +39,12 @@ export interface ApiCatalog {
    * `group/Kind`, read in one parallel round; a kind that no CRD defines is left out.
    */
   definitions(kinds: readonly KindRef[]): Promise<Map<string, JsonObject>>
+  /**
+   * The cluster's OpenAPI v3 documents of these group/versions, by group/version, as JSON text:
+   * the `/openapi/v3` index once per run, then each document by its hashed URL, all at once
+   * (docs/risks.md#schema-findings). A group/version the index does not list is left out.
+   */
+  schemas(groupVersions: readonly string[]): Promise<Map<string, string>>
 }
 
 /** One kind at one version; `group` is `''` for the core group. */

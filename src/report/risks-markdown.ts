@@ -11,6 +11,7 @@ import { clip, escapeHtml, inlineCode } from './markdown.js'
 /** How each kind reads in a finding and beside its entry. */
 export const riskLabels: Readonly<Record<RiskKind, string>> = {
   'will-fail': 'will fail on apply',
+  'rejected-by-schema': 'refused by the schema',
   'destroys-data': 'deletes data',
   'widens-access': 'widens access',
   'fights-controller': 'fights a controller',

@@ -34,6 +34,8 @@ export interface RiskInput {
   refusals?: ObjectsByKeyOf<string>
   /** What the cluster serves, for the API checks of added and modified objects (./apis.ts). */
   apis?: ApiContext
+  /** The schema check's findings (the API server's words), by manifest and state key. */
+  schema?: ObjectsByKeyOf<readonly { path: string; message: string }[]>
 }
 
 /** A value by manifest, then state key. */
@@ -65,8 +67,15 @@ export function assessRisks(input: RiskInput): Risk[] {
       input.apis === undefined || change.type === 'removed'
         ? []
         : apiFindings(change.ref, input.apis).map((f) => risk(f.kind, f))
+    const schema =
+      change.type === 'removed'
+        ? []
+        : (input.schema?.get(change.manifest)?.get(change.key) ?? []).map((f) =>
+            risk('rejected-by-schema', { path: f.path.replace(/^\./, ''), message: f.message })
+          )
     return [
       ...apis,
+      ...schema,
       ...riskRules
         .filter((rule) => ruleApplies(rule, change))
         .flatMap((rule) => rule.check(change, context).map((f) => risk(rule.kind, f)))
@@ -156,6 +165,8 @@ function keyOf(key: string): StateKey | undefined {
 
 const HEADLINE: Record<RiskKind, (n: number) => string> = {
   'will-fail': (n) => `${n} change${n === 1 ? '' : 's'} will fail on apply`,
+  'rejected-by-schema': (n) =>
+    `${n} field${n === 1 ? ' is' : 's are'} refused by the cluster's schema`,
   'destroys-data': (n) => `${n} delete${n === 1 ? 's' : ''} data`,
   'widens-access': (n) => `${n} widen${n === 1 ? 's' : ''} access`,
   'fights-controller': (n) => `${n} fight${n === 1 ? 's' : ''} another controller`,

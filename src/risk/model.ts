@@ -11,6 +11,7 @@ import type { StateKey } from '../state/key.js'
 /** The kinds of risk, in the order the reports list them. */
 export const riskKinds = [
   'will-fail',
+  'rejected-by-schema',
   'destroys-data',
   'widens-access',
   'fights-controller',

@@ -184,3 +184,65 @@ describe('the API checks at review', () => {
     ])
   })
 })
+
+/** A Deployment `web` with the mistakes of a hand-written manifest. */
+const mistaken: JsonObject = {
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: { name: 'web' },
+  spec: {
+    replica: 3,
+    selector: { matchLabels: { app: 'web' } },
+    template: {
+      metadata: { labels: { app: 'web' } },
+      spec: {
+        containers: [
+          {
+            name: 'web',
+            image: 'registry.example/web:1',
+            resourses: { limits: { cpu: '1' } },
+            ports: [{ containerPort: '80' }]
+          }
+        ]
+      }
+    }
+  }
+}
+
+describe('the schema checks at review', () => {
+  it('flag what the API server refuses, in its own words, as the apply fails with them', async () => {
+    const r = await reviewed([mistaken])
+    expect(r).toMatchObject({ code: 0, stderr: '' })
+    const lines = riskLines(r.stdout)
+    // Each line ends in the server's words: `<path>: .<path>: <error>`.
+    const words = lines.map((l) => l.slice(l.indexOf(': .') + 2))
+    expect(lines.length).toBeGreaterThanOrEqual(1)
+    for (const line of lines) expect(line).toMatch(/^# {3}rejected-by-schema /)
+    expect(lines).toContainEqual(
+      expect.stringContaining(
+        `Deployment/${ns}/web spec.replica: .spec.replica: field not declared in schema`
+      )
+    )
+    // The merge would fail with the same words.
+    let refused = ''
+    await admin.cluster.apply(inNamespace(mistaken)).catch((error: unknown) => {
+      refused = (error as Error).message
+    })
+    expect(refused).toContain('failed to create typed patch object')
+    for (const w of words) expect(refused).toContain(w)
+  })
+
+  it('find nothing in a valid object, and check custom resources by their CRD', async () => {
+    const valid = structuredClone(mistaken)
+    const spec = valid.spec as JsonObject
+    delete spec.replica
+    spec.replicas = 3
+    const pod = (spec.template as { spec: { containers: JsonObject[] } }).spec
+    pod.containers = [
+      { name: 'web', image: 'registry.example/web:1', ports: [{ containerPort: 80 }] }
+    ]
+    const r = await reviewed([valid, widget('v2', 'fine')])
+    expect(r).toMatchObject({ code: 0, stderr: '' })
+    expect(riskLines(r.stdout)).toEqual([])
+  })
+})
