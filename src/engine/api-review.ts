@@ -118,7 +118,7 @@ async function checkSchemas(
       const findings = results[i]
       if (findings === undefined || findings === null || findings.length === 0) return
       let byKey = found.get(t.manifest)
-      if (byKey === undefined) found.set(t.manifest, (byKey = new Map()))
+      if (byKey === undefined) found.set(t.manifest, (byKey = new Map<string, SchemaFinding[]>()))
       byKey.set(t.key, findings)
     })
     return { found }
