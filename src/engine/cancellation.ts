@@ -57,6 +57,7 @@ function cancellableRenderer(module: RenderModule, signal: AbortSignal): RenderM
   const readsOf = module.readsOf?.bind(module)
   const prepare = module.prepare?.bind(module)
   const underway = module.underway?.bind(module)
+  const checkSchema = module.checkSchema?.bind(module)
   return {
     kustomize: (dir) => untilCancelled('render with kustomize', () => module.kustomize(dir)),
     helm: (release) => untilCancelled('render with Helm', () => module.helm(release)),
@@ -65,6 +66,12 @@ function cancellableRenderer(module: RenderModule, signal: AbortSignal): RenderM
     ...(decode && { decode }),
     ...(readsOf && { readsOf }),
     ...(prepare && { prepare }),
-    ...(underway && { underway })
+    ...(underway && { underway }),
+    ...(checkSchema && {
+      checkSchema: (
+        schemas: Parameters<typeof checkSchema>[0],
+        objects: Parameters<typeof checkSchema>[1]
+      ) => untilCancelled('check the schema', () => checkSchema(schemas, objects))
+    })
   }
 }

@@ -16,6 +16,7 @@ import type { Risk } from '../risk/model.js'
 import type { ContentReport } from '../report/content-diff-markdown.js'
 import type { ManifestDiff } from '../report/model.js'
 import type { BeforeRender, HeadRendered } from './base-render.js'
+import type { ApiReview } from './api-review.js'
 import { canonicalJson } from '../state/hash.js'
 import { settleWithheldSecrets, type NotComparedEntry } from '../state/snapshot-diff.js'
 
@@ -69,7 +70,7 @@ export interface ContentDeps {
 }
 
 type ContentEngine = Pick<Engine, 'diff' | 'renderObjects' | 'liveObjects' | 'redact'> &
-  Partial<Pick<Engine, 'listState'>>
+  Partial<Pick<Engine, 'listState' | 'reviewApis'>>
 
 const none: RenderedObjects = new Map()
 
@@ -82,13 +83,21 @@ export async function diffWithContent(
   run: ConfigRun,
   deps: ContentDeps
 ): Promise<DiffWithContent> {
-  const found = await contentOf(engine, run, deps)
+  // The API checks start as soon as the Diff is known, beside the before side's render.
+  let review: Promise<ApiReview> = Promise.resolve({})
+  const found = await contentOf(engine, run, deps, (manifests) => {
+    if (engine.reviewApis !== undefined) review = engine.reviewApis(run, manifests)
+  })
+  const { apis, schema, notices = [] } = await review
+  for (const notice of notices) deps.notice(engine.redact(notice))
   const risks = assessRisks({
     manifests: found.manifests,
     before: found.sides?.before ?? none,
     head: found.sides?.head ?? none,
     ...(deps.prune === undefined ? {} : { prune: deps.prune }),
     ...(found.sides?.refusals === undefined ? {} : { refusals: found.sides.refusals }),
+    ...(apis === undefined ? {} : { apis }),
+    ...(schema === undefined ? {} : { schema }),
     ...(await recordedKeys(engine, run, found.manifests))
   })
   return {
@@ -126,17 +135,19 @@ interface FoundContent {
 async function contentOf(
   engine: ContentEngine,
   run: ConfigRun,
-  deps: ContentDeps
+  deps: ContentDeps,
+  onDiff: (manifests: readonly ManifestDiff[]) => void
 ): Promise<FoundContent> {
   const { before } = deps
+  const diff = diffTapped(engine, onDiff)
   if (before === undefined)
-    return settled(await engine.diff(run, { keepFailures: deps.keepFailures === true }))
-  if (before.source === 'live') return liveContent(engine, run, deps)
+    return settled(await diff(run, { keepFailures: deps.keepFailures === true }))
+  if (before.source === 'live') return liveContent(engine, run, deps, diff)
   const started = deps.now()
   // Only manifests with Diff entries have objects to show: the others render on neither side
   // (and a manifest its render record shows unchanged renders not at all).
   const head = timed(deps.now, started, async () => {
-    const manifests = await engine.diff(run, { keepFailures: deps.keepFailures === true })
+    const manifests = await diff(run, { keepFailures: deps.keepFailures === true })
     const changed = new Set(manifests.filter((m) => m.entries.length > 0).map((m) => m.manifest))
     return { manifests, changed, objects: await engine.renderObjects(run, changed) }
   })
@@ -179,13 +190,14 @@ async function contentOf(
 // Live mode: the Diff first (it says which objects to read), then every entry's live object and
 // dry run; a cluster that refuses (no patch permission) leaves the hashes and one notice.
 async function liveContent(
-  engine: Pick<Engine, 'diff' | 'liveObjects' | 'redact'>,
+  engine: Pick<Engine, 'liveObjects' | 'redact'>,
   run: ConfigRun,
-  deps: Omit<ContentDeps, 'before'>
+  deps: Omit<ContentDeps, 'before'>,
+  diff: Engine['diff']
 ): Promise<FoundContent> {
   const started = deps.now()
   const { manifests, notCompared } = settled(
-    await engine.diff(run, { keepFailures: deps.keepFailures === true })
+    await diff(run, { keepFailures: deps.keepFailures === true })
   )
   const headMs = deps.now() - started
   try {
@@ -210,6 +222,18 @@ async function liveContent(
     const notice = unavailableNotice('live', engine.redact(messageOf(error)))
     deps.notice(notice)
     return { manifests, notCompared, content: { source: 'live', diffs: [], notice } }
+  }
+}
+
+// The engine's diff, telling `onDiff` the Diff as soon as it is known.
+function diffTapped(
+  engine: Pick<Engine, 'diff'>,
+  onDiff: (manifests: readonly ManifestDiff[]) => void
+): Engine['diff'] {
+  return async (run, options) => {
+    const manifests = await engine.diff(run, options)
+    onDiff(manifests)
+    return manifests
   }
 }
 

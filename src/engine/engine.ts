@@ -24,6 +24,7 @@ import {
   type ConfigRun
 } from './load.js'
 import { manifestRenderer, recordCheck, renderBuildText } from './render.js'
+import { reviewApis, type ApiReview } from './api-review.js'
 import { planManifests, type ManifestPlan } from './plan.js'
 import { contextGuardError, resolveContextGuard } from '../apply/context-guard.js'
 import { ClusterError } from '../errors.js'
@@ -120,6 +121,11 @@ export interface Engine {
   connect(): void
   /** Releases the cluster session, if one was opened. */
   close(): void
+  /**
+   * What the review's API checks of the Diff's added and modified entries need
+   * (docs/risks.md#apis-the-cluster-does-not-serve); never rejects: a refused read is a notice.
+   */
+  reviewApis(run: ConfigRun, diffs: readonly ManifestDiff[]): Promise<ApiReview>
 }
 
 /** Creates the engine; nothing is read or contacted until a method is called. */
@@ -315,6 +321,31 @@ export function createEngine(settings: EngineSettings, given: EnginePorts): Engi
         session: openSession,
         build: delegateRenderer(run, false)
       }),
+    async reviewApis(run, diffs) {
+      try {
+        const session = await openSession()
+        if (session.apis === undefined) return {}
+        // The heads the Diff rendered (memoized), for the CRDs and APIServices among them.
+        const changed = run.manifests.filter((m) =>
+          diffs.some((d) => d.manifest === m.name && d.entries.length > 0)
+        )
+        const heads = new Map(
+          (
+            await Promise.all(
+              changed.map((m) => renderObjectsOf([m], sharedRenderer(run)).catch(() => new Map()))
+            )
+          ).flatMap((r) => [...r])
+        )
+        const check = ports.renderer.checkSchema?.bind(ports.renderer)
+        return await reviewApis(session.apis, diffs, heads, check)
+      } catch (error) {
+        return {
+          notices: [
+            `The API checks were skipped (${error instanceof Error ? error.message : String(error)}).`
+          ]
+        }
+      }
+    },
     redact: (text) => secrets.redact(text),
     renderers: () => ports.renderer.loaded(),
     connect: () =>

@@ -18,11 +18,40 @@ import type { Clock, Cluster, Discovery, StateStore } from '../apply/ports.js'
 import type { TemplateEngine } from '../go/template/engine.js'
 import type { OrasContext, OrasPullMode } from '../render/oras/ports.js'
 import type { RenderRecord } from '../state/render-record.js'
+import type { JsonObject } from '../go/yaml.js'
+import type { ServedApis } from '../risk/apis.js'
 
 /** Log lines the engine emits outside an apply (warnings, the cluster target). */
 export interface EngineLog {
   info(message: string): void
   warn(message: string): void
+}
+
+/**
+ * What the cluster serves, for the review's API checks (docs/risks.md#apis-the-cluster-does-not-serve);
+ * src/adapters/kube/api-catalog.ts reads it with discovery and GETs only.
+ */
+export interface ApiCatalog {
+  /** Served group/versions and kinds, and the server's version (discovery, once per run). */
+  served(): Promise<ServedApis>
+  /**
+   * The cluster's CustomResourceDefinitions of these kinds (each served at its version), by
+   * `group/Kind`, read in one parallel round; a kind that no CRD defines is left out.
+   */
+  definitions(kinds: readonly KindRef[]): Promise<Map<string, JsonObject>>
+  /**
+   * The cluster's OpenAPI v3 documents of these group/versions, by group/version, as JSON text:
+   * the `/openapi/v3` index once per run, then each document by its hashed URL, all at once
+   * (docs/risks.md#schema-findings). A group/version the index does not list is left out.
+   */
+  schemas(groupVersions: readonly string[]): Promise<Map<string, string>>
+}
+
+/** One kind at one version; `group` is `''` for the core group. */
+export interface KindRef {
+  group: string
+  version: string
+  kind: string
 }
 
 /** One run's connection to the cluster (src/adapters/kube/session.ts implements it). */
@@ -32,6 +61,8 @@ export interface ClusterSession {
   discovery: Discovery
   /** Leases of the run lock. */
   leases: LeaseStore
+  /** What the cluster serves, for the review's API checks; absent: not checked (a State snapshot). */
+  apis?: ApiCatalog
   /** Lists and watches objects (the health wait, docs/health.md#watches); absent: cannot. */
   watcher?: ObjectWatcher
   /** The kubeconfig's current context (what the context guard checks). */

@@ -64,6 +64,12 @@ export interface TempDir {
  * compiled to WebAssembly and run in this process, so rendering needs no tool on the runner.
  * Each call rejects with RenderModuleError carrying the Go error text.
  */
+/** One finding of the schema check: the field path as the server writes it, and its words. */
+export interface SchemaFinding {
+  path: string
+  message: string
+}
+
 export interface RenderModule {
   /** `kustomize build` as Tazuna runs it: krusty with default options on `dir`. */
   kustomize(dir: string): Promise<string>
@@ -96,6 +102,15 @@ export interface RenderModule {
    * known (not rendered here, or a chart on disk loaded by WebAssembly, whose reads go unnoted).
    */
   helmFactsOf?(release: HelmReleaseRender): HelmRenderFacts | undefined
+  /**
+   * Each object checked against the cluster's /openapi/v3 documents (by group/version) as the
+   * API server's server-side apply converts a patch (docs/risks.md#schema-findings), by the Helm
+   * program; null for an object no document declares the kind of.
+   */
+  checkSchema?(
+    schemas: Readonly<Record<string, string>>,
+    objects: readonly JsonObject[]
+  ): Promise<(SchemaFinding[] | null)[]>
   /**
    * Starts loading what rendering manifests of these types needs, before the first render asks
    * (a failure is reported by that render).

@@ -11,9 +11,11 @@ import { clip, escapeHtml, inlineCode } from './markdown.js'
 /** How each kind reads in a finding and beside its entry. */
 export const riskLabels: Readonly<Record<RiskKind, string>> = {
   'will-fail': 'will fail on apply',
+  'rejected-by-schema': 'refused by the schema',
   'destroys-data': 'deletes data',
   'widens-access': 'widens access',
-  'fights-controller': 'fights a controller'
+  'fights-controller': 'fights a controller',
+  'deprecated-api': 'uses a deprecated API'
 }
 
 const lineLimit = 600

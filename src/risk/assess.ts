@@ -15,6 +15,7 @@ import {
   type RiskKind
 } from './model.js'
 import { ruleApplies, riskRules } from './rules.js'
+import { apiFindings, type ApiContext } from './apis.js'
 
 /** Objects by manifest, then state key (the content diff's renders). */
 export type ObjectsByKey = ReadonlyMap<string, ReadonlyMap<string, JsonObject>>
@@ -31,6 +32,10 @@ export interface RiskInput {
   recorded?: readonly string[]
   /** The API server's refusal of an object's dry run (live mode), by manifest and key. */
   refusals?: ObjectsByKeyOf<string>
+  /** What the cluster serves, for the API checks of added and modified objects (./apis.ts). */
+  apis?: ApiContext
+  /** The schema check's findings (the API server's words), by manifest and state key. */
+  schema?: ObjectsByKeyOf<readonly { path: string; message: string }[]>
 }
 
 /** A value by manifest, then state key. */
@@ -49,19 +54,32 @@ export function assessRisks(input: RiskInput): Risk[] {
   const risks = changesOf(input).flatMap((change) => {
     const accepted = acceptedKinds(change.head ?? change.before)
     const refusal = input.refusals?.get(change.manifest)?.get(change.key)
-    return riskRules
-      .filter((rule) => ruleApplies(rule, change))
-      .flatMap((rule) =>
-        rule.check(change, context).map((f): Risk => ({
-          kind: rule.kind,
-          manifest: change.manifest,
-          key: change.key,
-          path: f.path,
-          message: f.message,
-          ...(accepted.has(rule.kind) ? { accepted: true } : {}),
-          ...(refusal !== undefined && rule.kind === 'will-fail' ? { server: refusal } : {})
-        }))
-      )
+    const risk = (kind: RiskKind, f: { path: string; message: string }): Risk => ({
+      kind,
+      manifest: change.manifest,
+      key: change.key,
+      path: f.path,
+      message: f.message,
+      ...(accepted.has(kind) ? { accepted: true } : {}),
+      ...(refusal !== undefined && kind === 'will-fail' ? { server: refusal } : {})
+    })
+    const apis =
+      input.apis === undefined || change.type === 'removed'
+        ? []
+        : apiFindings(change.ref, input.apis).map((f) => risk(f.kind, f))
+    const schema =
+      change.type === 'removed'
+        ? []
+        : (input.schema?.get(change.manifest)?.get(change.key) ?? []).map((f) =>
+            risk('rejected-by-schema', { path: f.path.replace(/^\./, ''), message: f.message })
+          )
+    return [
+      ...apis,
+      ...schema,
+      ...riskRules
+        .filter((rule) => ruleApplies(rule, change))
+        .flatMap((rule) => rule.check(change, context).map((f) => risk(rule.kind, f)))
+    ]
   })
   const order = (k: RiskKind): number => riskKinds.indexOf(k)
   return risks
@@ -147,9 +165,12 @@ function keyOf(key: string): StateKey | undefined {
 
 const HEADLINE: Record<RiskKind, (n: number) => string> = {
   'will-fail': (n) => `${n} change${n === 1 ? '' : 's'} will fail on apply`,
+  'rejected-by-schema': (n) =>
+    `${n} field${n === 1 ? ' is' : 's are'} refused by the cluster's schema`,
   'destroys-data': (n) => `${n} delete${n === 1 ? 's' : ''} data`,
   'widens-access': (n) => `${n} widen${n === 1 ? 's' : ''} access`,
-  'fights-controller': (n) => `${n} fight${n === 1 ? 's' : ''} another controller`
+  'fights-controller': (n) => `${n} fight${n === 1 ? 's' : ''} another controller`,
+  'deprecated-api': (n) => `${n} use${n === 1 ? 's' : ''} a deprecated API`
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * What the risk pass finds (docs/risks.md): a change a reviewer must not miss, because the API
  * server will refuse it, it deletes data, it widens access, or another controller owns the
- * field. Plain data; the rules are in `./rules.ts`.
+ * field; and an API version on its way out. Plain data; the rules are in `./rules.ts`, the API
+ * checks in `./apis.ts`.
  */
 import type { JsonObject } from '../go/yaml.js'
 import type { DiffType } from '../state/diff.js'
@@ -10,9 +11,11 @@ import type { StateKey } from '../state/key.js'
 /** The kinds of risk, in the order the reports list them. */
 export const riskKinds = [
   'will-fail',
+  'rejected-by-schema',
   'destroys-data',
   'widens-access',
-  'fights-controller'
+  'fights-controller',
+  'deprecated-api'
 ] as const
 
 /** One kind of risk. */

@@ -8,6 +8,7 @@ import type { RetryPolicy } from './retry-policy.js'
 import { KubeCluster, type ClusterWaits } from './cluster.js'
 import { loadKubeConfig, type KubeConfigOptions } from './config.js'
 import { KubeDiscovery } from './discovery.js'
+import { KubeApiCatalog } from './api-catalog.js'
 import { KubeLeaseStore } from './lease-store.js'
 import { KubeStateStore } from './state-store.js'
 
@@ -21,6 +22,8 @@ export interface KubeSession {
   watcher: KubeCluster
   /** The run lock's Leases in namespace `tazuna`. */
   leases: KubeLeaseStore
+  /** What the cluster serves, for the review's API checks. */
+  apis: KubeApiCatalog
   /** The kubeconfig's current context (what the context guard checks). */
   context: string
   /** Where the kubeconfig came from and which context is used (for log lines). */
@@ -68,6 +71,7 @@ export async function openKubeSession(options: KubeSessionOptions = {}): Promise
       ensure: () => store.ensureNamespace(),
       exists: () => store.namespaceExists()
     }),
+    apis: new KubeApiCatalog(client, discovery),
     context: loaded.context,
     describe: `context "${loaded.context}" (${loaded.server}) from ${loaded.source}`,
     connect: () => client.connect(),

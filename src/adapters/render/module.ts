@@ -13,7 +13,8 @@ import {
   type HelmReleaseRender,
   type HelmRenderFacts,
   type RenderModule,
-  type RendererVersions
+  type RendererVersions,
+  type SchemaFinding
 } from '../../render/ports.js'
 import { compileGoWasm, type CompiledGoWasm, type GoWasmFiles } from './go-wasm.js'
 import {
@@ -208,9 +209,17 @@ export function createGoRenderModule(options: RenderModuleOptions): GoRenderModu
     }
     return response
   }
-  const merged = (): RendererVersions | undefined =>
-    loaded.size === 0 ? undefined : Object.fromEntries([...loaded.values()].flatMap(Object.entries))
+  // A program started only for the schema check rendered nothing: its versions are not the run's
+  // renderers (the job summary's line, report.json's `renderers`).
+  const checkOnly = new Set<RenderProgram>()
+  const merged = (): RendererVersions | undefined => {
+    const rendering = [...loaded].filter(([program]) => !checkOnly.has(program))
+    return rendering.length === 0
+      ? undefined
+      : Object.fromEntries(rendering.flatMap(([, versions]) => Object.entries(versions)))
+  }
   const render = (program: RenderProgram, request: { op: string; input: object }) => {
+    checkOnly.delete(program)
     counts.rendered++
     const response = call(program, request)
     const requestJson = JSON.stringify(request)
@@ -265,6 +274,15 @@ export function createGoRenderModule(options: RenderModuleOptions): GoRenderModu
     await Promise.all(nativeStarts.values())
     await new Promise((resolve) => setImmediate(resolve))
   }
+  const checkSchema = async (
+    schemas: Readonly<Record<string, string>>,
+    objects: readonly JsonObject[]
+  ): Promise<(SchemaFinding[] | null)[]> => {
+    if (!hosts.has('helm') && !nativeStarts.has('helm')) checkOnly.add('helm')
+    const response = await call('helm', { op: 'schema', input: { schemas, objects } })
+    const parsed = JSON.parse(response.output ?? '{}') as { results?: (SchemaFinding[] | null)[] }
+    return parsed.results ?? []
+  }
   const kustomizeRequest = (dir: string) => ({ op: 'kustomize', input: { dir } })
   const helmOp = (release: HelmReleaseRender) => ({ op: 'helm', input: helmRequest(release) })
   const module: RenderModule = {
@@ -275,6 +293,7 @@ export function createGoRenderModule(options: RenderModuleOptions): GoRenderModu
     decode,
     readsOf,
     helmFactsOf: (release) => helmFacts.get(JSON.stringify(helmOp(release))),
+    checkSchema,
     prepare,
     underway
   }
@@ -293,6 +312,7 @@ export function createGoRenderModule(options: RenderModuleOptions): GoRenderModu
     return response.output
   }
   const nativeTemplate = async (call: object): Promise<ProgramResponse | undefined> => {
+    checkOnly.delete('helm')
     const native = await nativeHost('helm')
     return native?.call(JSON.stringify({ op: 'template', input: call }))
   }

@@ -9,10 +9,11 @@ import (
 	"tazuna-action/render/bridge"
 	"tazuna-action/render/internal/confine"
 	"tazuna-action/render/internal/helm"
+	"tazuna-action/render/internal/schema"
 )
 
 func main() {
-	handlers := map[string]bridge.Handler{"helm": render, "documents": decode}
+	handlers := map[string]bridge.Handler{"helm": render, "documents": decode, "schema": checkSchema}
 	for op, handler := range templates {
 		handlers[op] = handler
 	}
@@ -52,4 +53,20 @@ func render(payload json.RawMessage, opts bridge.Options) (bridge.Result, error)
 		result.Documents = documents([]byte(out.Manifest))
 	}
 	return result, err
+}
+
+// checkSchema answers with the findings of objects against the cluster's OpenAPI documents, as
+// the API server's server-side apply converts a patch (docs/risks.md#schema-findings): the
+// program links the same apimachinery, kube-openapi and structured-merge-diff for Helm.
+func checkSchema(payload json.RawMessage, _ bridge.Options) (bridge.Result, error) {
+	var in schema.Input
+	if err := json.Unmarshal(payload, &in); err != nil {
+		return bridge.Result{}, err
+	}
+	out, err := schema.Check(in)
+	if err != nil {
+		return bridge.Result{}, err
+	}
+	text, err := json.Marshal(out)
+	return bridge.Result{Output: string(text)}, err
 }

@@ -1,0 +1,157 @@
+/**
+ * The review's API checks (docs/risks.md#apis-the-cluster-does-not-serve): what the risk pass
+ * needs to tell whether the cluster serves each added and modified object's group, version and
+ * kind — discovery (read once per run, often already read for the Diff) and the
+ * CustomResourceDefinitions of the custom kinds touched, in one parallel round. A cluster that
+ * refuses a read leaves one notice and no API findings, never a failed run.
+ */
+import type { RenderedObjects } from '../report/content-diff.js'
+import type { ManifestDiff } from '../report/model.js'
+import {
+  definitionOf,
+  definitionsIn,
+  type ApiContext,
+  type Definition,
+  type ServedApis
+} from '../risk/apis.js'
+import { parseStateKey, type StateKey } from '../state/key.js'
+import type { ApiCatalog, KindRef } from './ports.js'
+import type { JsonObject } from '../go/yaml.js'
+import type { RenderModule, SchemaFinding } from '../render/ports.js'
+
+/** The API context and schema findings for the risk pass; notices for refused reads. */
+export interface ApiReview {
+  apis?: ApiContext
+  /** Findings of the schema check, by manifest and state key (docs/risks.md#schema-findings). */
+  schema?: Map<string, Map<string, SchemaFinding[]>>
+  notices?: string[]
+}
+
+/** Checks objects against OpenAPI documents (the render module's `checkSchema`). */
+export type SchemaCheck = NonNullable<RenderModule['checkSchema']>
+
+/** Reads what the API checks of `manifests`' added and modified entries need. */
+export async function reviewApis(
+  catalog: ApiCatalog,
+  manifests: readonly ManifestDiff[],
+  heads: RenderedObjects,
+  check?: SchemaCheck
+): Promise<ApiReview> {
+  const touched = touchedKinds(manifests)
+  if (touched.length === 0) return {}
+  const diff = definitionsIn([...heads.values()].flatMap((objects) => [...objects.values()]))
+  const definitions = catalog
+    .definitions(touched.filter((k) => !diff.crds.has(`${k.group}/${k.kind}`)))
+    .then(
+      (found) => ({ found }),
+      (error: unknown) => ({ error })
+    )
+  let served: ServedApis
+  try {
+    served = await catalog.served()
+  } catch (error) {
+    return {
+      notices: [
+        `The API checks were skipped: the cluster's served APIs could not be read (${messageOf(error)}).`
+      ]
+    }
+  }
+  const schema =
+    check === undefined ? undefined : checkSchemas(catalog, check, manifests, heads, served)
+  const read = await definitions
+  const cluster = new Map<string, Definition>()
+  for (const crd of 'found' in read ? read.found.values() : []) {
+    const d = definitionOf(crd)
+    if (d !== undefined) cluster.set(d.key, d.versions)
+  }
+  const notices: string[] = []
+  // Without the definitions, a custom resource's deprecated version goes unflagged.
+  if ('error' in read)
+    notices.push(
+      `The API checks of custom resources were skipped: their CustomResourceDefinitions could not be read (${messageOf(read.error)}).`
+    )
+  const checked = await schema
+  if (checked !== undefined && 'error' in checked)
+    notices.push(
+      `The schema checks were skipped: the cluster's OpenAPI schemas could not be read or checked (${messageOf(checked.error)}).`
+    )
+  return {
+    apis: { served, diff, cluster },
+    ...(checked !== undefined && 'found' in checked ? { schema: checked.found } : {}),
+    ...(notices.length === 0 ? {} : { notices })
+  }
+}
+
+/**
+ * The schema check of every added and modified object whose kind the cluster serves: the
+ * OpenAPI documents of their group/versions (one parallel round), then one call of the Helm
+ * program over all of them.
+ */
+async function checkSchemas(
+  catalog: ApiCatalog,
+  check: SchemaCheck,
+  manifests: readonly ManifestDiff[],
+  heads: RenderedObjects,
+  served: ServedApis
+): Promise<{ found: Map<string, Map<string, SchemaFinding[]>> } | { error: unknown }> {
+  const targets: { manifest: string; key: string; object: JsonObject; gv: string }[] = []
+  for (const m of manifests) {
+    for (const e of m.entries) {
+      if (e.type !== 'added' && e.type !== 'modified') continue
+      const k = keyOf(e.key)
+      const object = heads.get(m.manifest)?.get(e.key)
+      if (k === undefined || object === undefined) continue
+      const gv = k.group === '' ? k.version : `${k.group}/${k.version}`
+      if (!served.apiVersions.has(`${gv}/${k.kind}`)) continue
+      targets.push({ manifest: m.manifest, key: e.key, object, gv })
+    }
+  }
+  if (targets.length === 0) return { found: new Map() }
+  try {
+    const documents = await catalog.schemas([...new Set(targets.map((t) => t.gv))])
+    const results = await check(
+      Object.fromEntries(documents),
+      targets.map((t) => t.object)
+    )
+    const found = new Map<string, Map<string, SchemaFinding[]>>()
+    targets.forEach((t, i) => {
+      const findings = results[i]
+      if (findings === undefined || findings === null || findings.length === 0) return
+      let byKey = found.get(t.manifest)
+      if (byKey === undefined) found.set(t.manifest, (byKey = new Map<string, SchemaFinding[]>()))
+      byKey.set(t.key, findings)
+    })
+    return { found }
+  } catch (error) {
+    return { error }
+  }
+}
+
+const messageOf = (error: unknown): string =>
+  error instanceof Error ? error.message : String(error)
+
+/** The distinct kinds of the added and modified entries. */
+function touchedKinds(manifests: readonly ManifestDiff[]): KindRef[] {
+  const kinds = new Map<string, KindRef>()
+  for (const m of manifests) {
+    for (const e of m.entries) {
+      if (e.type !== 'added' && e.type !== 'modified') continue
+      const k = keyOf(e.key)
+      if (k === undefined) continue
+      kinds.set(`${k.group}/${k.version}/${k.kind}`, {
+        group: k.group,
+        version: k.version,
+        kind: k.kind
+      })
+    }
+  }
+  return [...kinds.values()]
+}
+
+function keyOf(key: string): StateKey | undefined {
+  try {
+    return parseStateKey(key)
+  } catch {
+    return undefined
+  }
+}

@@ -1,0 +1,154 @@
+// Package schema checks objects against the schema a cluster serves, with the code the API
+// server's server-side apply decides with: apimachinery's managedfields.NewTypeConverter fed
+// by the cluster's /openapi/v3 documents (kube-openapi spec3), and ObjectToTyped without
+// duplicates allowed, as the server converts an apply patch. Its errors are the server's words
+// (".spec.replica: field not declared in schema"), which the API server wraps as
+// "failed to create typed patch object (<ns>/<name>; <gvk>): <error>"
+// (docs/risks.md#schema-findings).
+package schema
+
+import (
+	"crypto/sha256"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"sync"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	k8sschema "k8s.io/apimachinery/pkg/runtime/schema"
+	utiljson "k8s.io/apimachinery/pkg/util/json"
+	"k8s.io/apimachinery/pkg/util/managedfields"
+	"k8s.io/kube-openapi/pkg/spec3"
+	"k8s.io/kube-openapi/pkg/validation/spec"
+	"sigs.k8s.io/structured-merge-diff/v6/typed"
+)
+
+// Input is one check: the /openapi/v3 documents of the group/versions the objects are of (by
+// group/version, the JSON text the server served), and the objects as JSON.
+type Input struct {
+	Schemas map[string]string `json:"schemas"`
+	Objects []json.RawMessage `json:"objects"`
+}
+
+// Finding is one error of one object: its field path as the server writes it (".spec.replica")
+// and the error as the server words it.
+type Finding struct {
+	Path    string `json:"path"`
+	Message string `json:"message"`
+}
+
+// Result holds, for each object in order, its findings; null for an object of a kind no
+// document declares (not checked).
+type Result struct {
+	Results []*[]Finding `json:"results"`
+}
+
+type converter struct {
+	tc    managedfields.TypeConverter
+	kinds map[k8sschema.GroupVersionKind]bool
+}
+
+var (
+	mu    sync.Mutex
+	cache = map[[32]byte]*converter{}
+)
+
+// Check converts every object as the server converts an apply patch.
+func Check(in Input) (Result, error) {
+	c, err := converterOf(in.Schemas)
+	if err != nil {
+		return Result{}, err
+	}
+	out := Result{Results: make([]*[]Finding, len(in.Objects))}
+	for i, raw := range in.Objects {
+		var content map[string]interface{}
+		if err := utiljson.Unmarshal(raw, &content); err != nil {
+			return Result{}, fmt.Errorf("object %d: %w", i, err)
+		}
+		obj := &unstructured.Unstructured{Object: content}
+		if !c.kinds[obj.GroupVersionKind()] {
+			continue
+		}
+		findings := []Finding{}
+		if _, err := c.tc.ObjectToTyped(obj); err != nil {
+			if errs, ok := err.(typed.ValidationErrors); ok {
+				for _, e := range errs {
+					findings = append(findings, Finding{Path: e.Path, Message: e.Error()})
+				}
+			} else {
+				findings = append(findings, Finding{Message: err.Error()})
+			}
+		}
+		out.Results[i] = &findings
+	}
+	return out, nil
+}
+
+// converterOf builds (once per set of documents in this process) the type converter of the
+// documents' component schemas merged, as client-go's openapi.NewTypeConverter does.
+func converterOf(documents map[string]string) (*converter, error) {
+	names := make([]string, 0, len(documents))
+	for gv := range documents {
+		names = append(names, gv)
+	}
+	sort.Strings(names)
+	h := sha256.New()
+	for _, gv := range names {
+		fmt.Fprintf(h, "%s\x00%d\x00%s", gv, len(documents[gv]), documents[gv])
+	}
+	var key [32]byte
+	copy(key[:], h.Sum(nil))
+	mu.Lock()
+	defer mu.Unlock()
+	if c, ok := cache[key]; ok {
+		return c, nil
+	}
+	schemas := map[string]*spec.Schema{}
+	for _, gv := range names {
+		var doc spec3.OpenAPI
+		if err := json.Unmarshal([]byte(documents[gv]), &doc); err != nil {
+			return nil, fmt.Errorf("the OpenAPI document of %s: %w", gv, err)
+		}
+		if doc.Components == nil {
+			continue
+		}
+		for name, s := range doc.Components.Schemas {
+			schemas[name] = s
+		}
+	}
+	tc, err := managedfields.NewTypeConverter(schemas, false)
+	if err != nil {
+		return nil, err
+	}
+	c := &converter{tc: tc, kinds: kindsOf(schemas)}
+	if len(cache) >= 8 {
+		cache = map[[32]byte]*converter{}
+	}
+	cache[key] = c
+	return c, nil
+}
+
+// kindsOf reads the x-kubernetes-group-version-kind extension of every schema, as
+// NewTypeConverter indexes them.
+func kindsOf(schemas map[string]*spec.Schema) map[k8sschema.GroupVersionKind]bool {
+	kinds := map[k8sschema.GroupVersionKind]bool{}
+	for _, s := range schemas {
+		list, ok := s.Extensions["x-kubernetes-group-version-kind"].([]interface{})
+		if !ok {
+			continue
+		}
+		for _, item := range list {
+			m, ok := item.(map[string]interface{})
+			if !ok {
+				continue
+			}
+			g, _ := m["group"].(string)
+			v, _ := m["version"].(string)
+			k, _ := m["kind"].(string)
+			if k != "" {
+				kinds[k8sschema.GroupVersionKind{Group: g, Version: v, Kind: k}] = true
+			}
+		}
+	}
+	return kinds
+}
