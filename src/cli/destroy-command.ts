@@ -8,7 +8,7 @@
 import { InputError } from '../errors.js'
 import { orasPullOptions, stderrLog, type CliCommand, type CliIo } from './command.js'
 
-/** Tazuna's prompt (cmd/destroy.go), printed as `<question>: [Y/n] ` on stdout. */
+/** Tazuna's prompt (cmd/destroy.go), printed as `<question>: [y/N] ` on stdout. */
 export const DESTROY_QUESTION =
   '!!! All resources managed by Tazuna will be deleted !!!\nAre you sure you want to delete them?'
 
@@ -23,15 +23,15 @@ export function parseGoBool(value: string): boolean | undefined {
 }
 
 /**
- * Tazuna's prompt.YesORNo (docs/compatibility.md#destroy): one line from stdin, trimmed; an
- * empty answer or `y` in either case is yes (`yes` is not); end of input before a line break is
- * an error (`EOF`), as bufio's ReadString reports it.
+ * Tazuna's prompt.YesORNo (docs/compatibility.md#destroy): one line from stdin, trimmed; `y` or
+ * `yes` in any case is yes, anything else — an empty answer too — is no; end of input before a
+ * line break is an error (`EOF`), as bufio's ReadString reports it.
  */
 export async function askYesOrNo(io: CliIo, question: string): Promise<boolean> {
-  io.stdout(`${question}: [Y/n] `)
+  io.stdout(`${question}: [y/N] `)
   if (io.readLine === undefined) throw new InputError('EOF')
-  const answer = (await io.readLine()).trim()
-  return answer === '' || answer.toLowerCase() === 'y'
+  const answer = (await io.readLine()).trim().toLowerCase()
+  return answer === 'y' || answer === 'yes'
 }
 
 /** `tazuna-action destroy`. */

@@ -22,7 +22,7 @@ const admit = (env: Record<string, string> = {}): Record<string, string | undefi
 })
 const allowed = admit({ TAZUNA_DESTROY_EXECUTABLE: 'true' })
 const prompt =
-  '!!! All resources managed by Tazuna will be deleted !!!\nAre you sure you want to delete them?: [Y/n] '
+  '!!! All resources managed by Tazuna will be deleted !!!\nAre you sure you want to delete them?: [y/N] '
 
 /** Two synced manifests `first` (tag app) and `second` (tag infra), a ConfigMap each. */
 async function syncedPair() {
@@ -92,15 +92,19 @@ describe('destroy', () => {
     expect([await p.exists('one'), await p.exists('two')]).toEqual([true, false])
   })
 
-  // The answers of upstream's pkg/prompt test (and the spec): empty is yes, `yes` is not.
-  it.each(['y\n', 'Y\n', '\n', ' y \n'])('deletes after the answer %j', async (answer) => {
-    const p = await syncedPair()
-    const out = await p.destroy({ env: allowed, stdin: answer })
-    expect(out).toMatchObject({ code: 0, stdout: prompt })
-    expect(await p.exists('one')).toBe(false)
-  })
+  // The answers of upstream's newest pkg/prompt test (yes_no_test.go, with "empty (default no)"
+  // and "word yes"): `y` and `yes` in any case are yes, an empty answer is no.
+  it.each(['y\n', 'Y\n', 'yes\n', 'YES\n', ' y \n'])(
+    'deletes after the answer %j',
+    async (answer) => {
+      const p = await syncedPair()
+      const out = await p.destroy({ env: allowed, stdin: answer })
+      expect(out).toMatchObject({ code: 0, stdout: prompt })
+      expect(await p.exists('one')).toBe(false)
+    }
+  )
 
-  it.each(['n\n', 'N\n', 'no\n', 'yes\n', 'yy\n'])(
+  it.each(['n\n', 'N\n', 'no\n', '\n', 'yy\n'])(
     'deletes nothing after the answer %j',
     async (answer) => {
       const p = await syncedPair()

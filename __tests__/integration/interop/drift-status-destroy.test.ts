@@ -148,7 +148,9 @@ describeWithTazuna(
         undefined
       ],
       ['guard "true", prompt answered n', {}, { TAZUNA_DESTROY_EXECUTABLE: 'true' }, [], 'n\n'],
-      ['guard "true", prompt answered y', {}, { TAZUNA_DESTROY_EXECUTABLE: 'true' }, [], 'y\n']
+      ['guard "true", prompt answered y', {}, { TAZUNA_DESTROY_EXECUTABLE: 'true' }, [], 'y\n'],
+      ['guard "true", prompt answered yes', {}, { TAZUNA_DESTROY_EXECUTABLE: 'true' }, [], 'yes\n'],
+      ['guard "true", prompt answered empty', {}, { TAZUNA_DESTROY_EXECUTABLE: 'true' }, [], '\n']
     ] as const)(
       'destroy with %s leaves the same objects and State',
       async (_, options, env, tags, stdin) => {
