@@ -45,6 +45,7 @@ import type { CompletionTable } from './cli/completion.js'
 import { parseBuildStamp, versionLine, type BuildInfo } from './cli/version.js'
 import { readBuildStamp } from './adapters/build-stamp.js'
 import { tagsCommand } from './cli/tags-command.js'
+import { chartListCommand } from './cli/chart-list-command.js'
 import { stateDriftCommand, statusCommand } from './cli/drift-commands.js'
 import { createEngine, type Engine } from './engine/engine.js'
 import { stopOnSignals } from './adapters/termination.js'
@@ -84,6 +85,7 @@ export const commands: readonly CliCommand[] = [
   applyCommand,
   destroyCommand,
   tagsCommand,
+  chartListCommand,
   initCommand,
   versionCommand,
   completionCommand(completionTable)

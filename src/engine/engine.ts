@@ -38,12 +38,14 @@ import type { State } from '../state/state.js'
 import type { StoredState } from '../apply/ports.js'
 import { skippingUnchanged } from '../apply/render-skip.js'
 import { driftOf, statusOf, type ManifestDrift, type ManifestStatus } from '../state/drift.js'
+import { listCharts, type ChartListItem } from './chart-list.js'
 
 export type { CheckOutcome, ConfigRun } from './load.js'
 export type { ApplyRequest, ApplySwitches, LockRequest } from './requests.js'
 import type { ApplyRequest, ApplySwitches } from './requests.js'
 export type { DestroyOutcome, DestroyRequest } from './destroy.js'
 export type { ManifestPlan, PlanChange } from './plan.js'
+export type { ChartListItem } from './chart-list.js'
 
 /** A manifest's recorded State, as `state list` shows it. */
 export interface ListedState {
@@ -106,6 +108,12 @@ export interface Engine {
   driftReport(run: ConfigRun): Promise<ManifestDriftReport[]>
   /** `destroy`: context guard, confirmation, then deletes the selected manifests' objects. */
   destroy(run: ConfigRun, request: DestroyRequest): Promise<DestroyOutcome>
+  /**
+   * `chart list`: every release of every helmfile manifest with its chart, helmfile and
+   * version; with `checkLatest`, the newest version its repository or registry offers (no
+   * cluster request; docs/compatibility.md#chart-list).
+   */
+  chartList(run: ConfigRun, options: { checkLatest: boolean }): Promise<ChartListItem[]>
   /** Replaces every secret value met so far in `text`. */
   redact(text: string): string
   /** What rendered this run's kustomize and helmfile manifests; undefined while none rendered. */
@@ -315,6 +323,8 @@ export function createEngine(settings: EngineSettings, given: EnginePorts): Engi
         session: openSession,
         build: delegateRenderer(run, false)
       }),
+    chartList: (run, { checkLatest }) =>
+      listCharts(run, settings, scoped, { checkLatest, redact: (t) => secrets.redact(t) }),
     redact: (text) => secrets.redact(text),
     renderers: () => ports.renderer.loaded(),
     connect: () =>
