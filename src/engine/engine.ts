@@ -39,6 +39,8 @@ import type { StoredState } from '../apply/ports.js'
 import { skippingUnchanged } from '../apply/render-skip.js'
 import { driftOf, statusOf, type ManifestDrift, type ManifestStatus } from '../state/drift.js'
 import { listCharts, type ChartListItem } from './chart-list.js'
+import type { ListSelector, WatchTarget } from '../health/ports.js'
+import type { JsonObject } from '../go/json-value.js'
 
 export type { CheckOutcome, ConfigRun } from './load.js'
 export type { ApplyRequest, ApplySwitches, LockRequest } from './requests.js'
@@ -114,6 +116,11 @@ export interface Engine {
    * cluster request; docs/compatibility.md#chart-list).
    */
   chartList(run: ConfigRun, options: { checkLatest: boolean }): Promise<ChartListItem[]>
+  /**
+   * The objects of one kind (in one namespace, or all without `namespace`) matching `selector`,
+   * read from the cluster (`secret-to-genesissecret`); nothing is registered as a secret here.
+   */
+  listObjects(target: WatchTarget, selector?: ListSelector): Promise<JsonObject[]>
   /** Replaces every secret value met so far in `text`. */
   redact(text: string): string
   /** What rendered this run's kustomize and helmfile manifests; undefined while none rendered. */
@@ -325,6 +332,11 @@ export function createEngine(settings: EngineSettings, given: EnginePorts): Engi
       }),
     chartList: (run, { checkLatest }) =>
       listCharts(run, settings, scoped, { checkLatest, redact: (t) => secrets.redact(t) }),
+    async listObjects(target, selector) {
+      const { watcher } = await openSession()
+      if (watcher === undefined) throw new ClusterError('this cluster session cannot list objects')
+      return watcher.list(target, selector)
+    },
     redact: (text) => secrets.redact(text),
     renderers: () => ports.renderer.loaded(),
     connect: () =>

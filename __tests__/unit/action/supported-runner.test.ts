@@ -34,10 +34,10 @@ describe('run() on a Windows runner', () => {
     const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]))
     Object.assign(process.env, env)
     const lines: string[] = []
-    process.stdout.write = ((chunk: string | Uint8Array) => {
+    process.stdout.write = (chunk: string | Uint8Array) => {
       lines.push(String(chunk))
       return true
-    })
+    }
     Object.defineProperty(process, 'platform', { ...platform, value: 'win32' })
     try {
       await run()
