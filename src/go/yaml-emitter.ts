@@ -22,7 +22,7 @@ const BEST_WIDTH = 80
 
 /**
  * The YAML text sigs.k8s.io/yaml.Marshal writes for `obj`: strings, nulls, booleans, maps, and
- * sequences as map values (a GenesisSecret's `Secrets` and `Outputs`).
+ * sequences as map values (a GenesisSecret's `secrets` and `outputs`).
  */
 export function marshalSecretYaml(obj: JsonObject): string {
   const e = new Emitter()

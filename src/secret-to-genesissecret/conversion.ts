@@ -110,30 +110,28 @@ export function vaultItemJson(secret: ListedSecret, vault: OpVault, note: string
 }
 
 /**
- * The GenesisSecret of `secret` as Tazuna marshals it: upstream's api/v1 types carry only
- * `yaml:` tags, so sigs.k8s.io/yaml (encoding/json first) names the keys by their Go fields and
- * writes unset ones as null or "" (__tests__/fixtures/genesissecret-yaml/README.md). One
- * secrets entry, by label, mapping every data key to itself; one kubernetesSecret output with
- * the Secret's labels plus MANAGED_BY_LABEL.
+ * The GenesisSecret of `secret` as Tazuna marshals it with sigs.k8s.io/yaml (upstream's api/v1
+ * json tags: `static` and `stdout` omitted when unset, the others written empty or null;
+ * __tests__/fixtures/genesissecret-yaml/README.md). One secrets entry, by label, mapping every
+ * data key to itself; one kubernetesSecret output with the Secret's labels plus
+ * MANAGED_BY_LABEL.
  */
 export function genesisSecretOf(secret: ListedSecret, opHost: string, vault: string): JsonObject {
   const items: JsonObject = {}
-  for (const key of [...secret.data.keys()].sort(compareBytes)) items[key] = { MapTo: key }
+  for (const key of [...secret.data.keys()].sort(compareBytes)) items[key] = { mapTo: key }
   return {
-    Spec: {
-      Provider: '',
-      Secrets: [{ PreferLabel: true, URI: `op://${opHost}/${vault}/${secret.name}`, Items: items }],
-      Static: null,
-      Outputs: [
+    spec: {
+      provider: '',
+      secrets: [{ preferLabel: true, uri: `op://${opHost}/${vault}/${secret.name}`, items }],
+      outputs: [
         {
-          Stdout: null,
-          KubernetesSecret: {
-            Context: '',
-            Namespace: secret.namespace,
-            Name: secret.name,
-            Labels: { ...secret.labels, [MANAGED_BY_LABEL]: 'tazuna' },
-            Annotations: null,
-            Type: secret.type
+          kubernetesSecret: {
+            context: '',
+            namespace: secret.namespace,
+            name: secret.name,
+            labels: { ...secret.labels, [MANAGED_BY_LABEL]: 'tazuna' },
+            annotations: null,
+            type: secret.type
           }
         }
       ]
