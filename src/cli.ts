@@ -45,6 +45,8 @@ import type { CompletionTable } from './cli/completion.js'
 import { parseBuildStamp, versionLine, type BuildInfo } from './cli/version.js'
 import { readBuildStamp } from './adapters/build-stamp.js'
 import { tagsCommand } from './cli/tags-command.js'
+import { chartListCommand } from './cli/chart-list-command.js'
+import { secretToGenesisSecretCommand } from './cli/secret-to-genesissecret-command.js'
 import { stateDriftCommand, statusCommand } from './cli/drift-commands.js'
 import { createEngine, type Engine } from './engine/engine.js'
 import { stopOnSignals } from './adapters/termination.js'
@@ -84,6 +86,8 @@ export const commands: readonly CliCommand[] = [
   applyCommand,
   destroyCommand,
   tagsCommand,
+  chartListCommand,
+  secretToGenesisSecretCommand,
   initCommand,
   versionCommand,
   completionCommand(completionTable)
@@ -191,6 +195,7 @@ export async function runCli(
         writeText: (file, text) => writeFile(file, text),
         createText: (file, text, { overwrite }) => createTextFile(file, text, overwrite),
         baseCommit: (ref) => baseCommitOf(parsed.flags, io, ref),
+        runner: createExecRunner(),
         fingerprintKey
       })
     } finally {

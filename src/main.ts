@@ -62,12 +62,15 @@ import { systemClock } from './adapters/clock.js'
 import { stopOnSignals, type Termination } from './adapters/termination.js'
 import { causeFirst } from './errors.js'
 import { createSecretRegistry } from './render/secrets.js'
+import { unsupportedRunnerMessage } from './action/supported-runner.js'
 
 /**
  * Runs the action: check, Diff (pull requests), apply (pushes), drift (scheduled runs) or
  * publish (a fork's Diff, on workflow_run), as the inputs say.
  */
 export async function run(): Promise<void> {
+  const refused = unsupportedRunnerMessage(process.platform)
+  if (refused !== undefined) return core.setFailed(refused)
   let stop: Termination | undefined
   try {
     const settings = readSettings({

@@ -7,7 +7,7 @@ import type { CommitAncestry } from '../apply/commit-guard.js'
 import type { BeforeRender, HeadRendered, ResolvedBase } from '../engine/base-render.js'
 import type { Engine } from '../engine/engine.js'
 import type { ClusterSession } from '../engine/ports.js'
-import type { RenderLimits } from '../render/ports.js'
+import type { CommandRunner, RenderLimits } from '../render/ports.js'
 import type { BuildInfo } from './version.js'
 
 /** Tazuna's global flags, parsed. */
@@ -108,6 +108,8 @@ export interface CommandContext {
    * Error naming the ref when git does not know it.
    */
   baseCommit: (ref: string | undefined) => Promise<BaseCommit>
+  /** Runs programs other than the renderers (`op` for `secret-to-genesissecret`). */
+  runner: CommandRunner
   /**
    * This run's random key for Secret fingerprints in content diffs and plan
    * (src/report/secret-fingerprint.ts): fingerprints compare within one run's output only.

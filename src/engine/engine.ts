@@ -39,12 +39,16 @@ import type { State } from '../state/state.js'
 import type { StoredState } from '../apply/ports.js'
 import { skippingUnchanged } from '../apply/render-skip.js'
 import { driftOf, statusOf, type ManifestDrift, type ManifestStatus } from '../state/drift.js'
+import { listCharts, type ChartListItem } from './chart-list.js'
+import type { ListSelector, WatchTarget } from '../health/ports.js'
+import type { JsonObject } from '../go/json-value.js'
 
 export type { CheckOutcome, ConfigRun } from './load.js'
 export type { ApplyRequest, ApplySwitches, LockRequest } from './requests.js'
 import type { ApplyRequest, ApplySwitches } from './requests.js'
 export type { DestroyOutcome, DestroyRequest } from './destroy.js'
 export type { ManifestPlan, PlanChange } from './plan.js'
+export type { ChartListItem } from './chart-list.js'
 
 /** A manifest's recorded State, as `state list` shows it. */
 export interface ListedState {
@@ -107,6 +111,17 @@ export interface Engine {
   driftReport(run: ConfigRun): Promise<ManifestDriftReport[]>
   /** `destroy`: context guard, confirmation, then deletes the selected manifests' objects. */
   destroy(run: ConfigRun, request: DestroyRequest): Promise<DestroyOutcome>
+  /**
+   * `chart list`: every release of every helmfile manifest with its chart, helmfile and
+   * version; with `checkLatest`, the newest version its repository or registry offers (no
+   * cluster request; docs/compatibility.md#chart-list).
+   */
+  chartList(run: ConfigRun, options: { checkLatest: boolean }): Promise<ChartListItem[]>
+  /**
+   * The objects of one kind (in one namespace, or all without `namespace`) matching `selector`,
+   * read from the cluster (`secret-to-genesissecret`); nothing is registered as a secret here.
+   */
+  listObjects(target: WatchTarget, selector?: ListSelector): Promise<JsonObject[]>
   /** Replaces every secret value met so far in `text`. */
   redact(text: string): string
   /** What rendered this run's kustomize and helmfile manifests; undefined while none rendered. */
@@ -345,6 +360,13 @@ export function createEngine(settings: EngineSettings, given: EnginePorts): Engi
           ]
         }
       }
+    },
+    chartList: (run, { checkLatest }) =>
+      listCharts(run, settings, scoped, { checkLatest, redact: (t) => secrets.redact(t) }),
+    async listObjects(target, selector) {
+      const { watcher } = await openSession()
+      if (watcher === undefined) throw new ClusterError('this cluster session cannot list objects')
+      return watcher.list(target, selector)
     },
     redact: (text) => secrets.redact(text),
     renderers: () => ports.renderer.loaded(),

@@ -20,7 +20,10 @@ import {
 const BEST_INDENT = 2
 const BEST_WIDTH = 80
 
-/** The YAML text sigs.k8s.io/yaml.Marshal writes for `obj` (strings, nulls and maps only). */
+/**
+ * The YAML text sigs.k8s.io/yaml.Marshal writes for `obj`: strings, nulls, booleans, maps, and
+ * sequences as map values (a GenesisSecret's `secrets` and `outputs`).
+ */
 export function marshalSecretYaml(obj: JsonObject): string {
   const e = new Emitter()
   e.mapping(obj)
@@ -78,8 +81,29 @@ class Emitter {
   private node(value: JsonValue): void {
     if (value === null) this.scalar('null', false, 'plain')
     else if (typeof value === 'string') this.scalar(value, false)
-    else if (typeof value === 'object' && !Array.isArray(value)) this.mapping(value)
+    else if (typeof value === 'boolean') this.scalar(String(value), false, 'plain')
+    else if (Array.isArray(value)) this.sequence(value)
+    else if (typeof value === 'object') this.mapping(value)
     else throw new Error(`cannot marshal ${typeof value} in a GenesisSecret Secret`)
+  }
+
+  /**
+   * A block sequence as a mapping's value: indentless (`- ` at the key's column, as go-yaml v2
+   * writes a sequence in a mapping), each item on its own line; an empty one is `[]`.
+   */
+  private sequence(items: JsonValue[]): void {
+    if (items.length === 0) {
+      this.indicator('[]', true, false, false)
+      return
+    }
+    const saved = this.indent
+    this.indent = Math.max(this.indent, 0)
+    for (const item of items) {
+      this.writeIndent()
+      this.indicator('-', true, false, true)
+      this.node(item)
+    }
+    this.indent = saved
   }
 
   /** A string (or, with `requested` plain, Go's `null`) through style selection and writing. */

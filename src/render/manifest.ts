@@ -12,10 +12,12 @@ import type { HelmReleaseRender } from './ports.js'
 import { buildGenesisSecret } from './genesissecret/genesissecret.js'
 import {
   joinReleases,
+  readHelmfileSpec,
   renderHelmfileReleases,
   type BuildRun,
   type RenderedRelease
 } from './helmfile/helmfile.js'
+import type { HelmfileSpec } from './helmfile/helmfile-spec.js'
 import { renderKustomize } from './kustomize/kustomize.js'
 import { delegateDefaultNamespace, delegateManifest } from './oras/oras.js'
 import { desiredEntries, objectsFromYaml } from '../objects/objects.js'
@@ -109,6 +111,17 @@ export async function helmfileRequests(
     renderHelmfileReleases(manifest, run)
   )
   return { requests: releases.map((r) => r.request), secrets }
+}
+
+/**
+ * A helmfile manifest's helmfile as `chart list` reads it (vars, hint, template; no chart is
+ * downloaded or rendered): its path and parsed spec. Errors leave with the secrets met redacted.
+ */
+export function readHelmfileOf(
+  manifest: BuildManifestSpec,
+  ctx: BuildContext
+): Promise<{ file: string; spec: HelmfileSpec }> {
+  return withRedaction(ctx, (run) => readHelmfileSpec(manifest, run))
 }
 
 interface NamespaceCheckInput {

@@ -1,6 +1,9 @@
-// `version` and `init` beside the real Tazuna CLI (TAZUNA_BIN): the same version line but for
-// the program's name, version, commit and date (the platform is this machine's in both), and
-// `init` files byte-identical once each pins its own running version. Skipped, with the
+// `version`, `init` and `chart list` beside the real Tazuna CLI (TAZUNA_BIN): the same version
+// line but for the program's name, version, commit and date (the platform is this machine's in
+// both); `init` files byte-identical once each pins its own running version; `chart list`, with
+// and without `--check-latest`, byte-identical on stdout for a repository whose helmfiles name
+// HTTP chart repositories and an OCI registry on loopback holding newer versions
+// (support/chart-list-project.ts). Skipped, with the
 // reason in the suite title, when TAZUNA_BIN is not set. Without it, __tests__/unit/cli/init.test.ts
 // and version.test.ts hold the same outputs to upstream's source (cmd/init.go, cmd/version.go).
 // `completion` is not compared: cobra's scripts ask the program itself (its hidden `__complete`
@@ -10,6 +13,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { runCliInProcess, runCliProcess } from '../../support/cli.js'
+import { startChartListProject, type ChartListProject } from '../../support/chart-list-project.js'
+import { testTools } from '../render/harness.js'
 import { describeWithTazuna, tazunaBin, tazunaSkipReason } from './tools.js'
 
 if (tazunaSkipReason !== '') process.stderr.write(`interop: version and init${tazunaSkipReason}\n`)
@@ -62,4 +67,42 @@ describeWithTazuna(`version and init beside the Tazuna CLI${tazunaSkipReason}`, 
     expect(theirs.stderr).toContain(`${file} already exists; pass --force to overwrite`)
     expect(ours.stderr).toBe(`error: ${file} already exists; pass --force to overwrite\n`)
   })
+})
+
+describeWithTazuna(`chart list beside the Tazuna CLI${tazunaSkipReason}`, () => {
+  let project: ChartListProject
+  let home: string
+  beforeAll(async () => {
+    project = await startChartListProject(testTools().helm!)
+    home = mkdtempSync(path.join(tmpdir(), 'tazuna-interop-helm-home-'))
+  }, 300_000)
+  afterAll(async () => {
+    await project?.stop()
+    if (home) rmSync(home, { recursive: true, force: true })
+  })
+
+  // Tazuna's Helm writes the repository index to its cache: a private HOME keeps it there.
+  const tazuna = (args: string[]) =>
+    runCliProcess(tazunaBin ?? 'tazuna', args, {
+      cwd: process.cwd(),
+      env: { PATH: process.env.PATH, HOME: home, ...project.env }
+    })
+
+  it.each([[[]], [['--check-latest']]])(
+    '`chart list %j` prints the table Tazuna prints, byte for byte',
+    async (extra) => {
+      const args = ['chart', 'list', ...extra, '-f', path.relative(process.cwd(), project.config)]
+      const [theirs, ours] = [await tazuna(args), await runCliInProcess(args, project.env)]
+      expect({ code: ours.code, stdout: ours.stdout }).toEqual({
+        code: theirs.code,
+        stdout: theirs.stdout
+      })
+      const warned = (stderr: string) =>
+        stderr
+          .split('\n')
+          .filter((l) => l.startsWith('warn: '))
+          .map((l) => l.split(': ')[1])
+      expect(warned(ours.stderr)).toEqual(warned(theirs.stderr))
+    }
+  )
 })

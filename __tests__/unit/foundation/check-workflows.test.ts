@@ -31,11 +31,12 @@ it('names each broken rule at its line', () => {
   expect(run.stderr.split('\n').filter(Boolean).sort()).toEqual(
     [
       `${file}:6:18: [permissions] job build: \`permissions: write-all\`: grant only what it needs`,
-      `${file}:14:3: [permissions] job other has no \`permissions\` and the workflow sets none: the token gets the repository's default`,
-      `${file}:15:11: [pinned-action] someone/workflows/.github/workflows/deploy.yml@main: pin a third-party action to a full commit SHA (keep the tag in a comment)`,
-      `${file}:8:15: [pinned-action] helm/kind-action@v1: pin a third-party action to a full commit SHA (keep the tag in a comment)`,
+      `${file}:15:3: [permissions] job other has no \`permissions\` and the workflow sets none: the token gets the repository's default`,
+      `${file}:16:11: [pinned-action] someone/workflows/.github/workflows/deploy.yml@main: pin the action to a full commit SHA (keep the tag in a comment)`,
+      `${file}:8:15: [pinned-action] helm/kind-action@v1: pin the action to a full commit SHA (keep the tag in a comment)`,
       `${file}:9:15: [pinned-action] docker://alpine:3: pin the image by digest (@sha256:...)`,
       `${file}:10:14: [script-injection] \${{ github.event.pull_request.title }} in run: the text is pasted into the script: pass it in env: and use "$NAME"`,
+      `${file}:14:15: [pinned-action] github/codeql-action/init@v4: pin the action to a full commit SHA (keep the tag in a comment)`,
       `${file}:13:19: [script-injection] \${{ github.head_ref }} in script: the text is pasted into the script: pass it in env: and use "$NAME"`
     ].sort()
   )

@@ -123,7 +123,10 @@ function isVersion(text: string): boolean {
 }
 
 /** Helm's `Client.Tags`: strict semver tags (`_` read as `+`), newest first, canonical form. */
-async function sortedVersionTags(client: OciRegistryClient, ref: OciReference): Promise<string[]> {
+export async function sortedVersionTags(
+  client: OciRegistryClient,
+  ref: OciReference
+): Promise<string[]> {
   const versions = (await client.listTags(ref)).flatMap((tag) => {
     try {
       return [parseStrictVersion(tag.replaceAll('_', '+'))]

@@ -7,7 +7,12 @@
  */
 import { SemverError } from '../../go/semver.js'
 import { HttpTransportError, type HttpClient, type HttpResponse } from '../ports.js'
-import { ChartIndexError, parseChartIndex, selectIndexEntry } from './chart-index.js'
+import {
+  ChartIndexError,
+  parseChartIndex,
+  selectIndexEntry,
+  type ChartIndex
+} from './chart-index.js'
 import {
   ChartFetchError,
   displayUrl,
@@ -72,17 +77,17 @@ function sameOrigin(a: string, b: string): boolean {
   return u1.protocol === u2.protocol && u1.host === u2.host
 }
 
-/** Downloads `chart` of `repository` at `request.version`; throws ChartFetchError. */
-export async function fetchFromRepository(
+/**
+ * `<url>/index.yaml` of `repository` (Basic auth when both username and password are set),
+ * parsed and sorted as Helm loads it; throws ChartFetchError starting with `where`.
+ */
+export async function fetchChartIndex(
   http: HttpClient,
-  request: ChartFetchRequest,
-  chart: string,
-  repository: HelmRepository
-): Promise<FetchedChart> {
+  repository: HelmRepository,
+  where: string
+): Promise<ChartIndex> {
   const repoUrl = repository.url
-  const where = `release "${request.release}": chart repository ${displayUrl(repoUrl)}`
   if (!URL.canParse(repoUrl)) throw new ChartFetchError(`${where}: not a URL`)
-  const version = request.version.trim()
   let indexText: string
   try {
     const index = await httpGet(
@@ -96,13 +101,31 @@ export async function fetchFromRepository(
       `${where}: looks like it is not a valid chart repository or cannot be reached: ${(err as Error).message}`
     )
   }
-  let entry
   try {
-    entry = selectIndexEntry(parseChartIndex(indexText), chart, version)
+    return parseChartIndex(indexText)
   } catch (err) {
-    if (!(err instanceof ChartIndexError) && !(err instanceof SemverError)) throw err
     if (err instanceof ChartIndexError)
       throw new ChartFetchError(`${where}: index.yaml: ${err.message}`)
+    throw err
+  }
+}
+
+/** Downloads `chart` of `repository` at `request.version`; throws ChartFetchError. */
+export async function fetchFromRepository(
+  http: HttpClient,
+  request: ChartFetchRequest,
+  chart: string,
+  repository: HelmRepository
+): Promise<FetchedChart> {
+  const repoUrl = repository.url
+  const where = `release "${request.release}": chart repository ${displayUrl(repoUrl)}`
+  const version = request.version.trim()
+  const index = await fetchChartIndex(http, repository, where)
+  let entry
+  try {
+    entry = selectIndexEntry(index, chart, version)
+  } catch (err) {
+    if (!(err instanceof SemverError)) throw err
     entry = undefined
   }
   const wanted = version === '' ? `chart "${chart}"` : `chart "${chart}" version "${version}"`

@@ -76,12 +76,7 @@ export async function renderHelmfileReleases(
       }
     })
   }
-  const where = `manifest ${manifest.name}`
-  const manifestPath = path.resolve(run.configDir, manifest.path)
-  const vars = await helmfileVars(manifest, manifestPath, run, where)
-  const file = await resolveHelmfileFile(run.files, manifestPath, where)
-  const spec = await renderHelmfileSpec(file, vars, run)
-  for (const repo of spec.repositories) if (repo.password !== '') run.registerSecret(repo.password)
+  const { file, spec } = await readHelmfileSpec(manifest, run)
   const outputs = await mapInOrder(spec.releases, RELEASE_CONCURRENCY, (release, index) =>
     renderRelease({ manifest, run, spec, release, index, helmfileDir: path.dirname(file) })
   )
@@ -89,6 +84,24 @@ export async function renderHelmfileReleases(
     const { name, namespace } = spec.releases[i] ?? { name: '', namespace: '' }
     return { release: { name, namespace }, text, request }
   })
+}
+
+/**
+ * The helmfile of a manifest, found, rendered as a template with the manifest's vars (hint
+ * applied) and parsed, as Tazuna's Build and ListReleases read it; repository passwords are
+ * registered as secrets.
+ */
+export async function readHelmfileSpec(
+  manifest: BuildManifestSpec,
+  run: BuildRun
+): Promise<{ file: string; spec: HelmfileSpec }> {
+  const where = `manifest ${manifest.name}`
+  const manifestPath = path.resolve(run.configDir, manifest.path)
+  const vars = await helmfileVars(manifest, manifestPath, run, where)
+  const file = await resolveHelmfileFile(run.files, manifestPath, where)
+  const spec = await renderHelmfileSpec(file, vars, run)
+  for (const repo of spec.repositories) if (repo.password !== '') run.registerSecret(repo.password)
+  return { file, spec }
 }
 
 async function helmfileVars(

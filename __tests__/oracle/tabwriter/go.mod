@@ -1,0 +1,3 @@
+module tazuna-action/oracle/tabwriter
+
+go 1.24
