@@ -27,6 +27,7 @@ import {
 } from 'yaml'
 import { ConfigError } from '../errors.js'
 import { formatGoFloat } from './yaml-scalars.js'
+import { validRuneLength } from './utf8.js'
 import type { JsonObject, JsonValue } from './json-value.js'
 
 /** Source of the document being walked, for error messages and escape checks. */
@@ -267,33 +268,11 @@ function goUtf8(bytes: Uint8Array): string {
   let out = ''
   let i = 0
   while (i < bytes.length) {
-    const size = validSequenceLength(bytes, i)
+    const size = validRuneLength(bytes, i)
     out += size === 0 ? '\ufffd' : Buffer.from(bytes.subarray(i, i + size)).toString('utf8')
     i += size === 0 ? 1 : size
   }
   return out
-}
-
-/** Length of the valid UTF-8 sequence at i (Go's utf8.DecodeRune rules), or 0. */
-function validSequenceLength(b: Uint8Array, i: number): number {
-  const c0 = b[i] ?? 0
-  if (c0 < 0x80) return 1
-  const cont = (k: number, lo = 0x80, hi = 0xbf): boolean => {
-    const c = b[i + k]
-    return c !== undefined && c >= lo && c <= hi
-  }
-  if (c0 >= 0xc2 && c0 <= 0xdf) return cont(1) ? 2 : 0
-  if (c0 >= 0xe0 && c0 <= 0xef) {
-    const lo = c0 === 0xe0 ? 0xa0 : 0x80
-    const hi = c0 === 0xed ? 0x9f : 0xbf
-    return cont(1, lo, hi) && cont(2) ? 3 : 0
-  }
-  if (c0 >= 0xf0 && c0 <= 0xf4) {
-    const lo = c0 === 0xf0 ? 0x90 : 0x80
-    const hi = c0 === 0xf4 ? 0x8f : 0xbf
-    return cont(1, lo, hi) && cont(2) && cont(3) ? 4 : 0
-  }
-  return 0
 }
 
 function unsupportedKey(type: string): string {
