@@ -5,10 +5,10 @@
  * a Secret value goes), the `op` argument lists, and the GenesisSecret document.
  */
 import { goJoin } from '../go/filepath.js'
-import { goJsonStringOfBytes } from '../go/json-bytes.js'
+import { goJsonStringOfBytes } from '../go/json-string.js'
 import type { JsonObject } from '../go/json-value.js'
 import { goQuote } from '../go/quote.js'
-import { goString } from '../state/hash.js'
+import { goString } from '../go/json-string.js'
 
 /** A Secret as listed: name, namespace, labels, type and decoded data (bytes per key). */
 export interface ListedSecret {

@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto'
 import { isJsonObject, type JsonObject, type JsonValue } from '../go/yaml.js'
+import { goString } from '../go/json-string.js'
 import { compareBytes } from './byte-order.js'
 
 /**
@@ -73,33 +74,4 @@ export function hashInput(obj: JsonObject): JsonObject {
 function goNumber(n: number): string {
   if (!Number.isFinite(n)) throw new Error(`json: unsupported value: ${n}`)
   return Object.is(n, -0) ? '-0' : String(n)
-}
-
-const SHORT_ESCAPES: Record<string, string> = {
-  '"': '\\"',
-  '\\': '\\\\',
-  '\b': '\\b',
-  '\f': '\\f',
-  '\n': '\\n',
-  '\r': '\\r',
-  '\t': '\\t'
-}
-
-// Control characters, the characters Go escapes for HTML safety, and lone surrogates.
-const NEEDS_ESCAPE =
-  // eslint-disable-next-line no-control-regex
-  /["\\\u0000-\u001f<>&\u2028\u2029]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g
-
-/** Quotes a string like Go's encoding/json with HTML escaping on (json.Marshal's default). */
-export function goString(s: string): string {
-  return `"${s.replace(NEEDS_ESCAPE, escapeChar)}"`
-}
-
-function escapeChar(c: string): string {
-  const short = SHORT_ESCAPES[c]
-  if (short !== undefined) return short
-  const code = c.charCodeAt(0)
-  // Go's decoder already turned a lone surrogate escape into U+FFFD, which it emits raw.
-  if (code >= 0xd800 && code <= 0xdfff) return '\ufffd'
-  return `\\u${code.toString(16).padStart(4, '0')}`
 }

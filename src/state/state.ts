@@ -5,7 +5,7 @@
  */
 import { compareBytes } from './byte-order.js'
 import { decodeDataKey, encodeDataKey } from './data-key.js'
-import { goString } from './hash.js'
+import { goString } from '../go/json-string.js'
 
 /** Namespace that holds every state ConfigMap. */
 export const STATE_NAMESPACE = 'tazuna'

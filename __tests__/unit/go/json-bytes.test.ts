@@ -1,7 +1,7 @@
 // Go's json.Marshal(string(b)) (src/go/json-bytes.ts). Expected values printed by Go 1.26
 // (encoding/json) for these bytes.
 import { expect, it } from '@jest/globals'
-import { goJsonStringOfBytes } from '../../../src/go/json-bytes.js'
+import { goJsonStringOfBytes } from '../../../src/go/json-string.js'
 
 it.each([
   ['706c61696e', '"plain"'],
