@@ -206,7 +206,8 @@ async function applyObjects(
   const lastByKey = new Map<string, JsonObject>()
   for (const object of objects) lastByKey.set(formatStateKey(stateKeyOf(manifest, object)), object)
   const keys = [...lastByKey.keys()].filter(wanted)
-  await runInWaves(wavesOf(keys), OBJECT_CONCURRENCY, async (key) => {
+  const waves = wavesOf(keys, { objectOf: (key) => lastByKey.get(key) })
+  await runInWaves(waves, OBJECT_CONCURRENCY, async (key) => {
     try {
       await ctx.cluster.apply(lastByKey.get(key) as JsonObject)
     } catch (error) {
