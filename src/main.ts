@@ -128,6 +128,10 @@ async function runMode(settings: Settings, stop: Termination | undefined): Promi
         ...(bearer === undefined ? {} : { bearer }),
         codeDir: import.meta.dirname,
         registerSecret: (value) => core.setSecret(value),
+        onCredential: (value) => {
+          core.setSecret(value)
+          runSecrets.registerSecret(value)
+        },
         log: { info: (message) => core.info(message), warn: (message) => core.warning(message) },
         announceRenderers: true,
         renderLimits: {

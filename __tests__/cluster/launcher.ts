@@ -50,6 +50,8 @@ export interface ClusterOptions {
    * (the keyless tests' issuer, README.md#keyless).
    */
   authenticationConfig?: string
+  /** More kube-apiserver flags (integration/cluster/faults.test.ts: a resource without watch cache). */
+  apiserverArgs?: string[]
 }
 
 /** Milliseconds from the start of startCluster (the last attempt). */
@@ -71,6 +73,8 @@ export interface Cluster {
   admin: TokenUser
   reader: TokenUser
   etcd: ServerProcess
+  /** etcd's client URL (plain HTTP on loopback; its JSON gateway compacts, for the watch tests). */
+  etcdUrl: string
   apiserver: ServerProcess
   /** Present when the cluster runs controllers (ClusterOptions.controllers). */
   controllers: Controllers | undefined
@@ -165,6 +169,7 @@ async function startOnce(opts: ClusterOptions, workDir: string): Promise<Cluster
     if (authenticationConfig !== undefined) {
       args.push(`--authentication-config=${authenticationConfig}`)
     }
+    args.push(...(opts.apiserverArgs ?? []))
     apiserver = startProcess('kube-apiserver', opts.kubeApiserverBin, args, files.apiserverLog)
     killOnParentExit(apiserver)
     const server = `https://127.0.0.1:${apiserverPort}`
@@ -209,6 +214,7 @@ async function startOnce(opts: ClusterOptions, workDir: string): Promise<Cluster
       readerKubeconfig: files.readerKubeconfig,
       ...users,
       etcd,
+      etcdUrl,
       apiserver,
       controllers,
       startup,

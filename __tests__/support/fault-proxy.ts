@@ -1,6 +1,6 @@
 // A loopback HTTPS proxy in front of a test API server that injects faults per request:
 // connection resets (before or after the server acted), 429/503 answers with Retry-After,
-// delays. It terminates TLS with the API server's own serving certificate (kube-apiserver
+// delays, rewritten query parameters. It terminates TLS with the API server's own serving certificate (kube-apiserver
 // writes it to <cluster>/certs, signed by the CA the kubeconfigs trust), so a client verifying
 // the server accepts the proxy unchanged. Used by integration/cluster/faults.test.ts.
 import { readFileSync, writeFileSync } from 'node:fs'
@@ -21,6 +21,12 @@ export type Fault =
   | { kind: 'status'; status: number; retryAfterSeconds?: number }
   /** Waits, then forwards. */
   | { kind: 'delay'; ms: number }
+  /**
+   * Forwards with these query parameters replaced (a watch's `timeoutSeconds` shortened so that
+   * the server ends it, its `resourceVersion` set to one the server has expired). The answer
+   * reaches the client whole once the server has ended it.
+   */
+  | { kind: 'rewrite'; query: Record<string, string> }
 
 /** One request the proxy received and what it did with it. */
 export interface ProxiedRequest {
@@ -29,6 +35,8 @@ export interface ProxiedRequest {
   fault: Fault['kind']
   /** The server's status when the request was forwarded. */
   upstreamStatus?: number
+  /** The server's answer to a rewritten request (a watch's events). */
+  upstreamBody?: string
 }
 
 /** Decides the fault for the `index`-th request (0-based). */
@@ -102,8 +110,9 @@ export async function startFaultProxy(opts: {
       return
     }
     if (fault.kind === 'delay') await sleep(fault.ms)
-    const answer = await forward(req, body)
+    const answer = await forward(req, body, fault.kind === 'rewrite' ? fault.query : {})
     record.upstreamStatus = answer.status
+    if (fault.kind === 'rewrite') record.upstreamBody = answer.body.toString('utf8')
     if (fault.kind === 'reset-after-forward') {
       req.socket.destroy()
       return
@@ -114,17 +123,20 @@ export async function startFaultProxy(opts: {
 
   function forward(
     req: http.IncomingMessage,
-    body: Buffer
+    body: Buffer,
+    query: Record<string, string>
   ): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
     return new Promise((resolve, reject) => {
       const headers = { ...req.headers, host: upstream.host }
+      const target = new URL(req.url ?? '/', upstream)
+      for (const [k, v] of Object.entries(query)) target.searchParams.set(k, v)
       const out = https.request(
         {
           protocol: upstream.protocol,
           hostname: upstream.hostname,
           port: upstream.port,
           method: req.method,
-          path: req.url,
+          path: target.pathname + target.search,
           headers,
           agent
         },

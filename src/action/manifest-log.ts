@@ -5,7 +5,7 @@
  * manifest's group is printed whole once it finished. Lines naming no manifest pass through.
  */
 import { describeCounts } from '../report/markdown.js'
-import { formatDuration } from '../report/apply-markdown.js'
+import { formatDuration } from '../report/markdown.js'
 import type { ApplyOutcome, ManifestApply } from '../report/model.js'
 import type { EngineLog, Runner } from './ports.js'
 

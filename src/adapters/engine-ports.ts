@@ -32,6 +32,8 @@ export interface ProcessPortsOptions {
   kubeconfig?: string
   /** cluster-auth github-oidc: the job's ID token is the cluster credential (README.md#keyless). */
   bearer?: BearerAuth
+  /** Each credential an exec plugin or auth provider returns, once (KubeConfigOptions). */
+  onCredential?: (value: string) => void
   /** The directory of the running bundle (dist/) or of src/ when running from source. */
   codeDir: string
   registerSecret?: (value: string) => void
@@ -103,6 +105,7 @@ export function processEnginePorts(options: ProcessPortsOptions): EnginePorts {
       const session = await openKubeSession({
         env: sessionEnv,
         ...(options.bearer ? { bearer: options.bearer } : {}),
+        ...(options.onCredential ? { onCredential: options.onCredential } : {}),
         ...(options.signal ? { signal: options.signal } : {})
       })
       options.onSessionOpened?.(session.describe)

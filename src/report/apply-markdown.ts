@@ -2,7 +2,7 @@
  * The apply job summary: a headline, then one table per layer (manifest, result, counts,
  * duration) and the error of every failed manifest. Budgeted in UTF-8 bytes like the Diff.
  */
-import { clip, codeBlock, describeCounts, inlineCode } from './markdown.js'
+import { clip, codeBlock, describeCounts, formatDuration, inlineCode } from './markdown.js'
 import { titleScope } from './title-scope.js'
 import { sumCounts, type ApplyReport, type ManifestApply } from './model.js'
 import { HEALTH_NOT_CHECKED, healthGlance, layerHealthMarkdown } from './health-markdown.js'
@@ -31,14 +31,6 @@ export function renderApplyMarkdown(report: ApplyReport, options: ApplyMarkdownO
     if (measure(markdown) <= options.budget) return markdown
   }
   return title(report) + headline(report) + failureSection(report, 200)
-}
-
-/** Milliseconds as `850 ms`, `12.3 s` or `2 min 5 s`. */
-export function formatDuration(ms: number): string {
-  if (ms < 1000) return `${Math.round(ms)} ms`
-  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`
-  const seconds = Math.round(ms / 1000)
-  return `${Math.floor(seconds / 60)} min ${seconds % 60} s`
 }
 
 const title = (report: ApplyReport): string => {

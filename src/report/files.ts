@@ -4,7 +4,7 @@
  * names and paths: a job's outputs are limited to 1 MB (docs/compatibility.md#step-outputs).
  */
 import { formatProblem } from '../errors.js'
-import { formatDuration } from './apply-markdown.js'
+import { formatDuration } from './markdown.js'
 import {
   countEntries,
   hasChanges,

@@ -6,8 +6,7 @@
  * Events) in a text block, so repository and cluster content stays inert. The texts are
  * redacted where they are published, as every other posted text.
  */
-import { formatDuration } from './apply-markdown.js'
-import { clip, codeBlock, inlineCode } from './markdown.js'
+import { clip, codeBlock, formatDuration, inlineCode } from './markdown.js'
 import type { ApplyOutcome, LayerHealthNote, ObjectHealthNote } from './model.js'
 
 /** The one line a run without `wait` carries, so nobody reads "applied" as "healthy". */

@@ -63,3 +63,11 @@ export function describeCounts(counts: {
     .map(([n, label]) => `${n} ${label}`)
   return parts.length === 0 ? 'no changes' : parts.join(', ')
 }
+
+/** Milliseconds as `850 ms`, `12.3 s` or `2 min 5 s`. */
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`
+  const seconds = Math.round(ms / 1000)
+  return `${Math.floor(seconds / 60)} min ${seconds % 60} s`
+}

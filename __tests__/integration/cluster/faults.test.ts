@@ -41,7 +41,13 @@ let direct: KubeSession
 
 beforeAll(async () => {
   const tools = resolveToolPaths()
-  cluster = await startCluster({ kubeApiserverBin: tools.kubeApiserver, etcdBin: tools.etcd })
+  cluster = await startCluster({
+    kubeApiserverBin: tools.kubeApiserver,
+    etcdBin: tools.etcd,
+    // PodTemplates without the watch cache: their watches read etcd, whose compaction expires
+    // an old resourceVersion (the watch test below; the cache would replay it instead).
+    apiserverArgs: ['--watch-cache-sizes=podtemplates#0']
+  })
   proxy = await startFaultProxy({
     upstream: cluster.server,
     certDir: path.join(cluster.workDir, 'certs')
@@ -363,6 +369,107 @@ describe('a proxy that resets connections and answers 429/503 with Retry-After',
     expect(creates).toHaveLength(1)
     expect(await assertStateMatchesServer(s)).toEqual([])
     await assertConverges(s)
+  })
+})
+
+/** Compacts etcd's history up to `revision`, as kube-apiserver does every five minutes. */
+async function compactEtcd(revision: number): Promise<void> {
+  const res = await fetch(`${cluster.etcdUrl}/v3/kv/compaction`, {
+    method: 'POST',
+    body: JSON.stringify({ revision: String(revision), physical: true })
+  })
+  expect(res.status).toBe(200)
+}
+
+describe('a watch that the server ends or expires (docs/health.md#watches)', () => {
+  it('resumes an ended watch from the newest resourceVersion seen, and lists again after 410 Gone', async () => {
+    const session = await sessionVia('proxy')
+    const namespace = `watch-${Date.now()}`
+    const create = async (path: string, body: JsonObject): Promise<string> => {
+      const res = await direct.client.request({ method: 'POST', path, body }, `create ${path}`)
+      expect(res.status).toBe(201)
+      return String(
+        (JSON.parse(res.body) as { metadata: { resourceVersion: string } }).metadata.resourceVersion
+      )
+    }
+    const podTemplate = (name: string) =>
+      create(`/api/v1/namespaces/${namespace}/podtemplates`, {
+        apiVersion: 'v1',
+        kind: 'PodTemplate',
+        metadata: { name },
+        template: { spec: { containers: [{ name: 'c', image: 'example.invalid/c' }] } }
+      })
+    await create('/api/v1/namespaces', {
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: namespace }
+    })
+    await podTemplate('a')
+    const start = proxy.requests.length
+    let watches = 0
+    // Every watch ends after a second (the server's own timeout). The second one asks for
+    // resourceVersion 1, from before etcd's compaction below: the server answers 410 Gone (an
+    // ERROR event whose Status has code 410).
+    proxy.setRule((req) => {
+      if (!req.path.includes('watch=1')) return { kind: 'pass' }
+      watches++
+      const query: Record<string, string> = { timeoutSeconds: '1' }
+      if (watches === 2) query.resourceVersion = '1'
+      return { kind: 'rewrite', query }
+    })
+    const events: string[] = []
+    const controller = new AbortController()
+    let seen = (): void => undefined
+    const until = (want: string) =>
+      new Promise<void>((resolve) => {
+        seen = () => {
+          if (events.includes(want)) resolve()
+        }
+        seen()
+      })
+    const watching = session.cluster.watch(
+      { apiVersion: 'v1', kind: 'PodTemplate', namespace },
+      (event) => {
+        events.push(
+          event.type === 'LISTED'
+            ? `LISTED ${event.objects.map((o) => nameOf(o)).join(',')}`
+            : `${event.type} ${nameOf(event.object)}`
+        )
+        seen()
+      },
+      controller.signal
+    )
+    try {
+      await until('LISTED a')
+      const rvB = Number(await podTemplate('b'))
+      await compactEtcd(rvB)
+      await until('LISTED a,b')
+      await podTemplate('c')
+      await until('ADDED c')
+      controller.abort()
+      await watching
+      const requests = proxy.requests.slice(start).map((r) => {
+        const url = new URL(r.path, 'https://proxy')
+        return {
+          watch: url.searchParams.get('watch') === '1',
+          resourceVersion: url.searchParams.get('resourceVersion')
+        }
+      })
+      // list, watch (ends with b), watch resumed after b (expired: 410), list, watch (sees c).
+      expect(events.slice(0, 3)).toEqual(['LISTED a', 'ADDED b', 'LISTED a,b'])
+      expect(events).toContain('ADDED c')
+      expect(requests.slice(0, 5).map((r) => r.watch)).toEqual([false, true, true, false, true])
+      expect(Number(requests[2]?.resourceVersion)).toBeGreaterThanOrEqual(rvB)
+      const expired = proxy.requests.slice(start)[2]
+      expect(expired?.upstreamStatus).toBe(200)
+      expect(expired?.upstreamBody).toMatch(
+        /^\{"type":"ERROR","object":\{"kind":"Status".*"code":410\}\}\n$/
+      )
+    } finally {
+      controller.abort()
+      proxy.setRule(() => ({ kind: 'pass' }))
+      session.close()
+    }
   })
 })
 

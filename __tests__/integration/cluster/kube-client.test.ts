@@ -386,6 +386,54 @@ describe('KubeClient credentials', () => {
     ])
     expect(server.connections).toBe(1)
   })
+
+  it("hands each token and key an exec plugin returns to onCredential once, for the log's mask", async () => {
+    const server = await fakeServer([{ status: 200 }])
+    const dir = tempDir()
+    const plugin = path.join(dir, 'plugin.sh')
+    // The key is not a real one: client-node only passes it on, and the fake server is plain HTTP.
+    // Escaped for the string and again for printf, so that the JSON holds the escape of a newline.
+    const key =
+      '-----BEGIN PRIVATE KEY-----\\\\nbGluZS1vbmU=\\\\nbGluZS10d28=\\\\n-----END PRIVATE KEY-----\\\\n'
+    writeFileSync(
+      plugin,
+      [
+        '#!/bin/sh',
+        `n=$(( $(cat "${dir}/n" 2>/dev/null || echo 0) + 1 ))`,
+        `echo "$n" > "${dir}/n"`,
+        // Tokens 1, 1, 2: a credential seen before is not reported again.
+        '[ "$n" -ge 3 ] && t=2 || t=1',
+        'printf \'{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential",' +
+          `"status":{"token":"exec-token-%s","clientCertificateData":"cert","clientKeyData":"${key}",` +
+          '"expirationTimestamp":"2000-01-01T00:00:00Z"}}\' "$t"',
+        ''
+      ].join('\n')
+    )
+    chmodSync(plugin, 0o755)
+    const file = kubeconfigFile(server.url, {
+      user: { exec: { apiVersion: 'client.authentication.k8s.io/v1', command: plugin } }
+    })
+    const reported: string[] = []
+    const loaded = await loadKubeConfig({
+      env: { KUBECONFIG: file },
+      onCredential: (value) => reported.push(value)
+    })
+    const client = new KubeClient(loaded)
+    for (let i = 0; i < 3; i++) await client.request({ method: 'GET', path: '/api' }, 'probe')
+    client.close()
+    expect(server.requests.map((r) => r.authorization)).toEqual([
+      'Bearer exec-token-1',
+      'Bearer exec-token-1',
+      'Bearer exec-token-2'
+    ])
+    expect(reported).toEqual([
+      'exec-token-1',
+      '-----BEGIN PRIVATE KEY-----\nbGluZS1vbmU=\nbGluZS10d28=\n-----END PRIVATE KEY-----\n',
+      'bGluZS1vbmU=',
+      'bGluZS10d28=',
+      'exec-token-2'
+    ])
+  })
 })
 
 describe('KubeClient over TLS to the test API server', () => {

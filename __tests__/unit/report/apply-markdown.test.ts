@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals'
-import { formatDuration, renderApplyMarkdown } from '../../../src/report/apply-markdown.js'
+import { renderApplyMarkdown } from '../../../src/report/apply-markdown.js'
+import { formatDuration } from '../../../src/report/markdown.js'
 import { applyReportJson, applyReportText, countOutputs } from '../../../src/report/files.js'
 import type { ApplyReport } from '../../../src/report/model.js'
 import { balanceOf, wellFormed } from './well-formed.js'

@@ -59,6 +59,12 @@ export interface KubeConfigOptions {
   homeDir?: string
   /** cluster-auth github-oidc: the job's ID token is the bearer token (README.md#keyless). */
   bearer?: BearerAuth
+  /**
+   * Called once with each credential that exists only while the run asks for it: the token or
+   * client key an exec plugin or auth provider returns (the action masks it in the job log, as
+   * it masks the kubeconfig's own secrets before the run).
+   */
+  onCredential?: (value: string) => void
 }
 
 /** The job's ID token as the credential, to the kubeconfig's cluster or to `server`. */
@@ -106,7 +112,7 @@ export async function loadKubeConfig(options: KubeConfigOptions = {}): Promise<L
   if (files === 'in-cluster') kc.loadFromCluster()
   else loadFiles(kc, files, () => new KubeConfig())
   return {
-    credentials: credentialsOf(kc),
+    credentials: credentialsOf(kc, options.onCredential),
     source,
     ...currentTarget(kc, source),
     reader: 'client-node'
@@ -195,13 +201,32 @@ function bearerCredentials(
   }
 }
 
-function credentialsOf(kc: KubeConfig): KubeCredentials {
+function credentialsOf(kc: KubeConfig, onCredential?: (value: string) => void): KubeCredentials {
   const user = kc.getCurrentUser()
   const viaProxy = Boolean(kc.getCurrentCluster()?.proxyUrl)
+  const fromPlugin = Boolean(user?.exec || user?.authProvider)
+  const seen = new Set<string>()
+  const report = (value: string | undefined) => {
+    if (value === undefined || value === '' || seen.has(value)) return
+    seen.add(value)
+    onCredential?.(value)
+  }
   return {
-    rotates: Boolean(user?.exec || user?.authProvider || viaProxy),
+    rotates: fromPlugin || viaProxy,
     viaProxy,
-    applyToHTTPSOptions: (opts) => kc.applyToHTTPSOptions(opts)
+    applyToHTTPSOptions: async (opts) => {
+      await kc.applyToHTTPSOptions(opts)
+      if (!fromPlugin || onCredential === undefined) return
+      const authorization = (opts.headers as Record<string, unknown> | undefined)?.Authorization
+      if (typeof authorization === 'string') report(authorization.replace(/^Bearer\s+/i, ''))
+      // A PEM key is several lines, and the job log masks line by line: each body line too.
+      for (const key of [opts.key ?? []].flat()) {
+        if (typeof key !== 'string' && !Buffer.isBuffer(key)) continue
+        const text = key.toString()
+        report(text)
+        for (const line of text.split('\n')) if (!line.startsWith('-----')) report(line.trim())
+      }
+    }
   }
 }
 
