@@ -14,6 +14,7 @@ import path from 'node:path'
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util'
 import packageJson from '../package.json' with { type: 'json' }
 import { processEnginePorts } from './adapters/engine-ports.js'
+import { userCacheDir } from './adapters/render/native-program.js'
 import { InputError } from './errors.js'
 import { parseByteSize, parseDurationSeconds } from './inputs.js'
 import { repositoryRootOf } from './adapters/files/repository-root.js'
@@ -397,6 +398,7 @@ export function createCliEngine(
       env: io.env,
       codeDir: import.meta.dirname,
       log,
+      programCache: userCacheDir(io.env),
       confine: repositoryPolicy(flags, twin),
       ...(flags.renderLimits ? { renderLimits: flags.renderLimits } : {}),
       ...(twin ? { twin } : {}),

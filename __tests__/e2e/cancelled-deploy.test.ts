@@ -3,7 +3,7 @@
  * SIGINT to the action's process, SIGTERM 7.5 s later if it is still there. Four manifests in
  * three layers go to the real test API server through a loopback proxy that holds chosen
  * requests, so that the signal lands in the middle of layer 2: while `saved`'s State write and
- * `slow`'s first object (a ServiceAccount, the wave before its ConfigMaps) are on their way.
+ * `slow`'s first object (a LimitRange, the wave before its ConfigMaps) are on their way.
  *
  * Expected, from the guarantees of docs/reliability.md: the run ends well inside the runner's
  * 7.5 s; the Lease is gone when the process has exited; `first` and `saved` (all of their objects
@@ -57,7 +57,7 @@ let readerVia: string
 
 const PASS: FaultRule = () => ({ kind: 'pass' })
 const isSlowFirstObject = (r: { method: string; path: string }): boolean =>
-  r.method === 'PATCH' && r.path.startsWith(`/api/v1/namespaces/${id}/serviceaccounts/slow`)
+  r.method === 'PATCH' && r.path.startsWith(`/api/v1/namespaces/${id}/limitranges/slow`)
 const isSavedStateWrite = (r: { method: string; path: string }): boolean =>
   r.method === 'PUT' &&
   r.path === `/api/v1/namespaces/tazuna/configmaps/tazuna-state-${names.saved}`
@@ -88,7 +88,7 @@ afterAll(async () => {
   await emulator?.close()
 })
 
-/** tazuna.yaml and its manifests at `version`: every ConfigMap's data and the SA's label. */
+/** tazuna.yaml and its manifests at `version`: every ConfigMap's data and the LimitRange's label. */
 function writeRepository(dir: string, version: number): void {
   const file = (path: string, text: string) => {
     mkdirSync(dirname(join(dir, path)), { recursive: true })
@@ -127,7 +127,7 @@ function writeRepository(dir: string, version: number): void {
   ])
   manifest('saved', configMaps('saved', 2))
   manifest('slow', [
-    `apiVersion: v1\nkind: ServiceAccount\nmetadata: {name: slow, labels: {version: "${version}"}}`,
+    `apiVersion: v1\nkind: LimitRange\nmetadata: {name: slow, labels: {version: "${version}"}}\nspec: {limits: [{type: Container, max: {cpu: "2"}}]}`,
     ...configMaps('slow', 3)
   ])
   manifest('last', configMaps('last', 1))
@@ -195,7 +195,7 @@ async function states(): Promise<Record<string, Record<string, string> | undefin
   return out
 }
 
-/** `version` of every ConfigMap of a manifest (and the SA's label), as the cluster holds them. */
+/** `version` of every ConfigMap of a manifest, as the cluster holds them. */
 async function versionsIn(prefix: string, count: number): Promise<string[]> {
   const out: string[] = []
   for (let i = 0; i < count; i++) {
@@ -368,7 +368,7 @@ describe('a second signal', () => {
   it('SIGINT, then SIGTERM 1 s later, while a request hangs: exits at once, the lock released first', async () => {
     writeRepository(repo, 4)
     const head = commitNext(repo, 'Version 4 of everything')
-    // The ServiceAccount's apply hangs past the grace period: only the second signal ends it.
+    // The LimitRange's apply hangs past the grace period: only the second signal ends it.
     proxy.setRule((r) => (isSlowFirstObject(r) ? { kind: 'delay', ms: 15_000 } : { kind: 'pass' }))
     const from = proxy.requests.length
     const run = mergeRun(head, 'off')

@@ -43,6 +43,11 @@ export interface ProcessPortsOptions {
   /** Where private temporary files go (the runner's temp dir); the OS temp dir when absent. */
   tempDir?: string
   /**
+   * Where unpacked native render programs are kept between runs (the command line's user
+   * cache, docs/renderers.md#native-programs); absent: unpacked privately for this process.
+   */
+  programCache?: string
+  /**
    * Log the renderer versions when the render module loads (the action does; the command line
    * prints only what Tazuna prints).
    */
@@ -185,7 +190,7 @@ function sharedRenderModule(options: ProcessPortsOptions): GoRenderModule {
         ...(native
           ? {
               native: (program: RenderProgram) =>
-                locateNativeProgram(program, env, codeDir, options.tempDir),
+                locateNativeProgram(program, env, codeDir, options.tempDir, options.programCache),
               onNativeFailure: (message: string, program: RenderProgram) =>
                 options.log.warn(
                   `The native ${program} program could not run (${message}); rendering with ` +

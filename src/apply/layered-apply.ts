@@ -171,47 +171,91 @@ export async function runLayeredApply<M extends ManifestUnit>(
     return cancelled(0)
   }
   const pending: PendingSave[] = []
+  // A layer's State writes overlap the next layer's applies (docs/compatibility.md#layers): the
+  // barrier waits for a layer's objects; a layer's report is final once its writes answered, and
+  // every way out of the run waits for that, so the lock is held until the last write answered.
+  const finals: Promise<LayerReport>[] = []
+  const afterWait = new Map<number, { health?: LayerHealth; failed?: true }>()
+  let writesBefore: Promise<unknown> = Promise.resolve()
+  let writeFailed = false
+  const settle = async (notRunFrom: number): Promise<void> => {
+    const settled = await Promise.all(finals)
+    for (const l of settled) {
+      const after = afterWait.get(l.index)
+      if (after?.health !== undefined) {
+        l.health = after.health
+        l.durationMs = after.health.durationMs
+      }
+      if (after?.failed) l.result = 'failed'
+    }
+    report.layers.push(...settled, ...notRunLayers(layers, notRunFrom))
+  }
+  // The first layer with failed manifests, as `layer N apply failed: …` with each one's error.
+  const failure = (): string | undefined => {
+    for (const l of report.layers) {
+      const errors = l.manifests.flatMap((r) => (r.error === undefined ? [] : [r.error]))
+      if (errors.length > 0) return `layer ${l.index} apply failed: ${errors.join('\n')}`
+    }
+    return undefined
+  }
   for (const [index, layer] of layers.entries()) {
+    // The overlap is one layer deep: a layer starts once the State writes of the one two
+    // before it answered (they went out with the previous layer's applies), so a write that
+    // failed stops the run after the next layer at the latest.
+    if (index >= 2) await finals[index - 2]
     if (aborted(options.signal)) {
-      report.layers.push(...notRunLayers(layers, index))
+      await settle(index)
       return cancelled(index)
     }
-    const layerReport = await runLayer(index, layer, { options, deps, stored, pending, selected })
-    report.layers.push(layerReport)
-    if (layerReport.result === 'cancelled') {
-      report.layers.push(...notRunLayers(layers, index + 1))
+    if (writeFailed) {
+      await settle(index)
+      return finish(failure() ?? `layer ${index - 1} apply failed`)
+    }
+    const lc = { options, deps, stored, pending, selected, writesBefore }
+    const { gate, final } = await runLayer(index, layer, lc)
+    finals.push(final)
+    writesBefore = Promise.all([writesBefore, final])
+    void final.then((l) => {
+      if (l.result === 'failed') writeFailed = true
+    })
+    if (gate.result === 'cancelled') {
+      await settle(index + 1)
       return cancelled(index)
     }
-    const errors = layerReport.manifests.flatMap((r) => (r.error === undefined ? [] : [r.error]))
-    if (errors.length > 0) {
-      report.layers.push(...notRunLayers(layers, index + 1))
-      return finish(`layer ${index} apply failed: ${errors.join('\n')}`)
+    if (gate.result === 'failed') {
+      await settle(index + 1)
+      return finish(failure() ?? `layer ${index} apply failed`)
     }
     if (options.wait !== undefined) {
-      const health = await layerHealth(layerReport, options.wait, deps, options.signal).catch(
+      const health = await layerHealth(gate, options.wait, deps, options.signal).catch(
         (error: unknown) => new Error(`layer ${index} health check failed: ${messageOf(error)}`)
       )
-      // Cancelled while it waited: the layer's objects were applied and their State saved; the
-      // next layer is not started (its health is not known, so none is recorded).
+      // Cancelled while it waited: the layer's objects were applied and their State is saved
+      // (settle waits for it); the next layer is not started (its health is not known, so none
+      // is recorded).
       if (aborted(options.signal)) {
-        report.layers.push(...notRunLayers(layers, index + 1))
+        await settle(index + 1)
         return cancelled(index)
       }
       if (health instanceof Error) {
-        layerReport.result = 'failed'
-        report.layers.push(...notRunLayers(layers, index + 1))
-        return finish(health.message)
+        afterWait.set(index, { failed: true })
+        await settle(index + 1)
+        return finish(failure() ?? health.message)
       }
-      layerReport.health = health
-      layerReport.durationMs = health.durationMs
+      afterWait.set(index, { health, ...(health.healthy ? {} : { failed: true }) })
       logHealth(index, health, deps.log)
       if (!health.healthy) {
-        layerReport.result = 'failed'
-        report.layers.push(...notRunLayers(layers, index + 1))
-        return finish(`layer ${index} is not healthy: ${describeUnhealthy(health)}`)
+        await settle(index + 1)
+        return finish(failure() ?? `layer ${index} is not healthy: ${describeUnhealthy(health)}`)
       }
     }
   }
+  await settle(layers.length)
+  // A State write cut short by the cancellation (refused, not answered).
+  const stopped = report.layers.find((l) => l.result === 'cancelled')
+  if (stopped !== undefined) return cancelled(stopped.index)
+  const failed = failure()
+  if (failed !== undefined) return finish(failed)
   try {
     // Every layer applied: held (atomic) State writes are owed even to a cancelled run.
     for (const p of pending) await p.save()
@@ -233,28 +277,54 @@ interface LayerContext<M extends ManifestUnit> {
   stored: Map<string, StoredState>
   pending: PendingSave[]
   selected: (m: M) => boolean
+  /** Settles once every earlier layer's State writes have answered. */
+  writesBefore: Promise<unknown>
 }
 
+/**
+ * Runs a layer's manifests: `gate` once each one's objects are applied or it ended (failed,
+ * unchanged; one with `tests` ends first, they follow its State write), `final` once each ended.
+ */
 async function runLayer<M extends ManifestUnit>(
   index: number,
   layer: readonly M[],
   lc: LayerContext<M>
-): Promise<LayerReport> {
+): Promise<{ gate: LayerReport; final: Promise<LayerReport> }> {
   const started = lc.deps.clock.now()
-  const reports = await mapConcurrently(layer, lc.options.concurrency ?? DEFAULT_CONCURRENCY, (m) =>
-    runOne(m, lc)
-  )
-  const failed = reports.some((r) => r.result === 'failed')
-  const stopped = reports.some((r) => r.result === 'cancelled' || r.result === 'not-run')
-  return {
-    index,
-    result: stopped ? 'cancelled' : failed ? 'failed' : 'succeeded',
-    manifests: reports,
-    durationMs: lc.deps.clock.now() - started
+  const layerReport = (manifests: ManifestReport[]): LayerReport => {
+    const failed = manifests.some((r) => r.result === 'failed')
+    const stopped = manifests.some((r) => r.result === 'cancelled' || r.result === 'not-run')
+    return {
+      index,
+      result: stopped ? 'cancelled' : failed ? 'failed' : 'succeeded',
+      manifests,
+      durationMs: lc.deps.clock.now() - started
+    }
   }
+  const ended: Promise<ManifestReport>[] = []
+  const limit = lc.options.concurrency ?? DEFAULT_CONCURRENCY
+  const gates = await mapConcurrently([...layer.keys()], limit, (i) => {
+    const m = layer[i] as M
+    let objectsApplied: (r: ManifestReport) => void = () => undefined
+    const gate = new Promise<ManifestReport>((resolve) => (objectsApplied = resolve))
+    const done = runOne(m, lc, (r) => {
+      if ((m.tests ?? []).length === 0) objectsApplied(r)
+    })
+    ended[i] = done
+    return Promise.race([gate, done])
+  })
+  return { gate: layerReport(gates), final: Promise.all(ended).then(layerReport) }
 }
 
-async function runOne<M extends ManifestUnit>(m: M, lc: LayerContext<M>): Promise<ManifestReport> {
+/**
+ * Runs one manifest to its end. `objectsApplied` is told, with the report it ends with unless
+ * its State write fails, once its objects are applied and only that write remains.
+ */
+async function runOne<M extends ManifestUnit>(
+  m: M,
+  lc: LayerContext<M>,
+  objectsApplied: (report: ManifestReport) => void
+): Promise<ManifestReport> {
   const { deps, options } = lc
   const started = deps.clock.now()
   const report = (
@@ -291,7 +361,10 @@ async function runOne<M extends ManifestUnit>(m: M, lc: LayerContext<M>): Promis
       gitCommitHash: options.gitCommitHash,
       prune: options.prune,
       atomic: options.atomic,
-      stored
+      stored,
+      objectsApplied: (o: ManifestOutcome) =>
+        objectsApplied({ ...report(o.result, o.counts), applied: o.applied ?? [] }),
+      beforeStateWrite: () => lc.writesBefore
     }
     outcome = await (options.sync
       ? syncManifest(m, desired, ctx)

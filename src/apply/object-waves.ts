@@ -14,12 +14,42 @@
  *    every later request: last, as Helm installs them, so that a webhook whose backend is in
  *    the same manifest does not intercept its siblings before that backend exists.
  *
+ * Waves 3 and 4 are one when the third holds ServiceAccounts only and nothing in the fourth can
+ * need one: no Pod, nothing that makes Pods, no token Secret, no kind but those listed in
+ * SERVICE_ACCOUNT_FREE (a custom resource's controller may make Pods). A manifest of
+ * ConfigMaps, Secrets and its ServiceAccounts then goes out in one round of requests.
+ *
  * Deletes (prune) go in the reverse order. Tazuna itself sends one request at a time.
  */
+import type { JsonObject } from '../go/yaml.js'
 import { parseStateKey } from '../state/key.js'
 
-/** Objects in flight per manifest (the kube client bounds the whole run's requests in flight). */
-export const OBJECT_CONCURRENCY = 16
+/**
+ * Objects in flight per manifest: as many as the API server takes on one connection (its
+ * HTTP/2 streams, 100 by default); the kube client bounds the whole run's requests in flight.
+ */
+export const OBJECT_CONCURRENCY = 100
+
+// Kinds whose admission and whose controllers read no ServiceAccount and make no Pods.
+const SERVICE_ACCOUNT_FREE = new Set([
+  '/ConfigMap',
+  '/Secret',
+  '/Service',
+  '/Endpoints',
+  '/PersistentVolumeClaim',
+  '/ServiceAccount',
+  'rbac.authorization.k8s.io/Role',
+  'rbac.authorization.k8s.io/RoleBinding',
+  'rbac.authorization.k8s.io/ClusterRole',
+  'rbac.authorization.k8s.io/ClusterRoleBinding',
+  'networking.k8s.io/NetworkPolicy',
+  'networking.k8s.io/Ingress',
+  'networking.k8s.io/IngressClass',
+  'policy/PodDisruptionBudget',
+  'discovery.k8s.io/EndpointSlice',
+  'coordination.k8s.io/Lease',
+  'autoscaling/HorizontalPodAutoscaler'
+])
 
 const ADMISSION_INPUTS = new Set([
   '/ServiceAccount',
@@ -53,16 +83,43 @@ export function applyWaveOf(key: string): number {
 
 /**
  * Groups keys into their apply waves, first wave first (last first with `reverse`, for
- * deletes), keeping the given order within a wave.
+ * deletes), keeping the given order within a wave. With `objectOf` (applies), a wave of
+ * ServiceAccounts only joins the next one when nothing there can need them (see above).
  */
-export function wavesOf(keys: readonly string[], options: { reverse?: boolean } = {}): string[][] {
+export function wavesOf(
+  keys: readonly string[],
+  options: { reverse?: boolean; objectOf?: (key: string) => JsonObject | undefined } = {}
+): string[][] {
   const byWave = new Map<number, string[]>()
   for (const key of keys) {
     const wave = applyWaveOf(key)
     byWave.set(wave, [...(byWave.get(wave) ?? []), key])
   }
+  const inputs = byWave.get(2)
+  const rest = byWave.get(3)
+  const { objectOf } = options
+  if (
+    objectOf &&
+    inputs &&
+    rest &&
+    [...inputs, ...rest].every((k) => needsNoServiceAccount(k, objectOf))
+  ) {
+    byWave.delete(2)
+    byWave.set(3, [...inputs, ...rest])
+  }
   const order = [...byWave.keys()].sort((a, b) => (options.reverse ? b - a : a - b))
   return order.map((wave) => byWave.get(wave) ?? [])
+}
+
+function needsNoServiceAccount(key: string, objectOf: (key: string) => JsonObject | undefined) {
+  const { group, kind } = parseStateKey(key)
+  if (!SERVICE_ACCOUNT_FREE.has(`${group}/${kind}`)) return false
+  // The token controller deletes a token Secret whose ServiceAccount it does not find.
+  return !(
+    group === '' &&
+    kind === 'Secret' &&
+    objectOf(key)?.type === 'kubernetes.io/service-account-token'
+  )
 }
 
 /**

@@ -56,6 +56,13 @@ export interface ManifestContext {
   atomic: boolean
   /** The State read for this manifest at the start of the run. */
   stored: StoredState
+  /**
+   * Told once the manifest's objects are applied (pruned, waited for) and only its State write
+   * and what follows it remain: the layered apply's barrier waits for this, not for the write.
+   */
+  objectsApplied?: (outcome: ManifestOutcome) => void
+  /** Awaited before the State write (not before a held, atomic one): earlier layers' writes. */
+  beforeStateWrite?: () => Promise<unknown>
 }
 
 /** A manifest that failed; the message names the manifest and, where known, the object. */
@@ -92,6 +99,7 @@ export async function syncManifest(
   }
   const diff = computeDiff(ctx.stored.state.entries, desired.entries, desired.alwaysSync)
   if (diff.length === 0) {
+    ctx.objectsApplied?.({ counts, result: 'unchanged' })
     await keepRecord(m.name, desired, ctx)
     await runManifestTests(m, ctx)
     return { counts, result: 'unchanged' }
@@ -99,7 +107,11 @@ export async function syncManifest(
   const entries = new Map(ctx.stored.state.entries)
   const touched = new Set<string>()
   const toApply = new Set(diff.filter((d) => d.type !== 'removed').map((d) => d.key))
-  const applied = await applyObjects(m.name, desired.objects, ctx, (key) => toApply.has(key))
+  const applying = applyObjects(m.name, desired.objects, ctx, (key) => toApply.has(key))
+  // The record is made while the applies are on their way, not after their answers: the State
+  // write then leaves as soon as the last object is applied (docs/benchmarks.md#round-trips).
+  const recording = recordOf(desired)
+  const applied = await applying
   counts.applied = applied.length
   if (ctx.prune) {
     await deleteKeys(
@@ -128,7 +140,8 @@ export async function syncManifest(
     }
   }
   await waitIfAsked(m, desired, ctx)
-  const record = await recordOf(desired)
+  ctx.objectsApplied?.({ counts, result: 'applied', applied })
+  const record = await recording
   const pending = await saveUnlessAtomic(
     saveOf(m.name, { metadata: metadataNow(ctx), entries }, touched, ctx, record),
     ctx
@@ -147,17 +160,20 @@ export async function applyManifestFully(
   ctx: ManifestContext
 ): Promise<ManifestOutcome> {
   const counts = emptyCounts()
-  const applied = await applyObjects(m.name, desired.objects, ctx, () => true)
+  const applying = applyObjects(m.name, desired.objects, ctx, () => true)
+  const recording = m.name === '' ? Promise.resolve(undefined) : recordOf(desired)
+  const applied = await applying
   counts.applied = applied.length
   await waitIfAsked(m, desired, ctx)
   await runManifestTests(m, ctx)
+  ctx.objectsApplied?.({ counts, result: 'applied', applied })
   if (m.name === '') {
     ctx.log.warn(`manifest has no name, its state is not recorded (type ${m.type})`)
     return { counts, result: 'applied', applied }
   }
   const touched = new Set([...ctx.stored.state.entries.keys(), ...desired.entries.keys()])
   const state: State = { metadata: metadataNow(ctx), entries: new Map(desired.entries) }
-  const record = await recordOf(desired)
+  const record = await recording
   const pending = await saveUnlessAtomic(saveOf(m.name, state, touched, ctx, record), ctx)
   return { counts, result: 'applied', applied, ...(pending ? { pending } : {}) }
 }
@@ -190,7 +206,8 @@ async function applyObjects(
   const lastByKey = new Map<string, JsonObject>()
   for (const object of objects) lastByKey.set(formatStateKey(stateKeyOf(manifest, object)), object)
   const keys = [...lastByKey.keys()].filter(wanted)
-  await runInWaves(wavesOf(keys), OBJECT_CONCURRENCY, async (key) => {
+  const waves = wavesOf(keys, { objectOf: (key) => lastByKey.get(key) })
+  await runInWaves(waves, OBJECT_CONCURRENCY, async (key) => {
     try {
       await ctx.cluster.apply(lastByKey.get(key) as JsonObject)
     } catch (error) {
@@ -282,6 +299,7 @@ async function saveUnlessAtomic(
 ): Promise<PendingSave | undefined> {
   if (ctx.atomic) return pending
   try {
+    await ctx.beforeStateWrite?.()
     await pending.save()
   } catch (error) {
     throw new ManifestError(pending.manifest, messageOf(error))

@@ -10,12 +10,12 @@
 import { mkdtempSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals'
 import { openKubeSession, type KubeSession } from '../../../src/adapters/kube/session.js'
 import type { RetryPolicy } from '../../../src/adapters/kube/retry-policy.js'
 import { runLayeredApply, type ApplyReport } from '../../../src/apply/layered-apply.js'
 import type { ManifestUnit } from '../../../src/apply/manifest-unit.js'
-import type { Cluster as ClusterPort } from '../../../src/apply/ports.js'
+import type { Cluster as ClusterPort, StateStore } from '../../../src/apply/ports.js'
 import type { JsonObject } from '../../../src/go/yaml.js'
 import { computeContentHash } from '../../../src/state/hash.js'
 import {
@@ -54,6 +54,16 @@ beforeAll(async () => {
   })
   direct = await openKubeSession({ env: { KUBECONFIG: cluster.adminKubeconfig } })
 }, 240_000)
+
+// A test that failed before it restarted (or resumed) the API server would fail every test after
+// it: the next one finds the server down.
+afterEach(async () => {
+  proxy?.setRule(() => ({ kind: 'pass' }))
+  if (cluster === undefined) return
+  const child = cluster.apiserver.child
+  if (child.exitCode !== null || child.signalCode !== null) await restartApiserver(cluster)
+  else process.kill(cluster.apiserver.pid, 'SIGCONT')
+}, 180_000)
 
 afterAll(async () => {
   direct?.close()
@@ -98,7 +108,8 @@ function scenario(): { layers: ManifestUnit[][]; objects: Record<string, JsonObj
 async function applyRun(
   session: KubeSession,
   s: ReturnType<typeof scenario>,
-  cluster: ClusterPort = session.cluster
+  cluster: ClusterPort = session.cluster,
+  store: StateStore = session.store
 ): Promise<ApplyReport> {
   return runLayeredApply(
     s.layers,
@@ -106,7 +117,7 @@ async function applyRun(
     { sync: true, prune: false, atomic: false, gitCommitHash: 'c0ffee' },
     {
       cluster,
-      store: session.store,
+      store,
       clock: { now: () => Date.now(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) },
       log: memoryLog(),
       build: (m) => Promise.resolve(desiredOf(m.name, s.objects[m.name] ?? []))
@@ -165,11 +176,14 @@ async function assertConverges(s: ReturnType<typeof scenario>): Promise<void> {
   }
 }
 
-/** `session.cluster` with `before` called before each apply. */
-function withHook(session: KubeSession, before: (o: JsonObject) => void): ClusterPort {
+/** `session.cluster` with `before` called (and awaited) before each apply. */
+function withHook(
+  session: KubeSession,
+  before: (o: JsonObject) => void | Promise<void>
+): ClusterPort {
   return {
-    apply: (o) => {
-      before(o)
+    apply: async (o) => {
+      await before(o)
       return session.cluster.apply(o)
     },
     delete: (r) => session.cluster.delete(r),
@@ -179,26 +193,58 @@ function withHook(session: KubeSession, before: (o: JsonObject) => void): Cluste
 
 const nameOf = (o: JsonObject): string => String((o.metadata as { name?: unknown }).name)
 
+/**
+ * `session.store`, and a promise that settles once the State write of `manifest` answered. A
+ * layer's State writes overlap the next layer's applies (docs/compatibility.md#layers): a test
+ * that kills the server in layer 1 waits for layer 0's write, which e2e/crash-between-layers
+ * covers on its own, so that the fault hits the applies it is about.
+ */
+function watchSave(
+  session: KubeSession,
+  manifest: string
+): { store: StateStore; saved: Promise<void> } {
+  let answered: () => void = () => undefined
+  const saved = new Promise<void>((resolve) => (answered = resolve))
+  const store: StateStore = {
+    read: (m) => session.store.read(m),
+    readMany: (ms) => session.store.readMany(ms),
+    save: (m, state, options) => {
+      const writing = session.store.save(m, state, options)
+      if (m === manifest) void writing.finally(answered).catch(() => undefined)
+      return writing
+    }
+  }
+  return { store, saved }
+}
+
+/** Kills kube-apiserver (SIGKILL) and waits until it has exited. */
+async function killApiserver(): Promise<void> {
+  process.kill(cluster.apiserver.pid, 'SIGKILL')
+  await cluster.apiserver.exited
+}
+
 describe('kube-apiserver killed in the middle of a layer', () => {
   it('fails naming manifest, object and server when it stays down past the retry budget; State holds only applied objects; a re-run converges', async () => {
     const s = scenario()
+    const [a, b] = Object.keys(s.objects) as [string, string, string]
     const session = await sessionVia('direct')
+    const { store, saved } = watchSave(session, a)
     let killed = false
-    const hooked = withHook(session, (o) => {
+    const hooked = withHook(session, async (o) => {
       if (!killed && nameOf(o) === 'b3') {
         killed = true
-        process.kill(cluster.apiserver.pid, 'SIGKILL')
+        await saved
+        await killApiserver()
       }
     })
     let report: ApplyReport
     try {
-      report = await applyRun(session, s, hooked)
+      report = await applyRun(session, s, hooked, store)
     } finally {
       session.close()
     }
     expect(killed).toBe(true)
     expect(report.ok).toBe(false)
-    const [a, b] = Object.keys(s.objects) as [string, string, string]
     expect(report.error).toMatch(
       new RegExp(
         `^layer 1 apply failed: manifest "${b}": .*apply v1 ConfigMap \\S+/b\\d: the Kubernetes ` +
@@ -216,16 +262,29 @@ describe('kube-apiserver killed in the middle of a layer', () => {
 
   it('retries through a restart that completes within the retry budget, and the run succeeds', async () => {
     const s = scenario()
-    const session = await sessionVia('direct', { ...FAST, budgetMs: 120_000, maxDelayMs: 1000 })
+    const [a] = Object.keys(s.objects) as [string]
+    // A request timeout long enough for the first answers of a server that has just started on
+    // a busy machine: b's State create (a POST, not repeated after a timeout, because the server
+    // may have acted on it) goes to the restarted server.
+    const session = await sessionVia('direct', {
+      ...FAST,
+      budgetMs: 120_000,
+      maxDelayMs: 1000,
+      requestTimeoutMs: 60_000
+    })
+    const { store, saved } = watchSave(session, a)
     let restarted: Promise<void> | undefined
-    const hooked = withHook(session, (o) => {
+    const hooked = withHook(session, async (o) => {
       if (restarted === undefined && nameOf(o) === 'b3') {
-        process.kill(cluster.apiserver.pid, 'SIGKILL')
-        restarted = restartApiserver(cluster)
+        // Not while a's State create is in flight: a create whose connection the kill resets
+        // is not repeated (a test below shows it), and this one is about applies.
+        const killed = saved.then(killApiserver)
+        restarted = killed.then(() => restartApiserver(cluster))
+        await killed
       }
     })
     try {
-      const report = await applyRun(session, s, hooked)
+      const report = await applyRun(session, s, hooked, store)
       await restarted
       expect(restarted).toBeDefined()
       expect(report).toMatchObject({ ok: true })
@@ -297,18 +356,25 @@ describe('a proxy that resets connections and answers 429/503 with Retry-After',
       proxy.setRule(() => ({ kind: 'pass' }))
       session.close()
     }
-    const [a] = Object.keys(s.objects) as [string]
+    const [a, b] = Object.keys(s.objects) as [string, string]
     expect(report.ok).toBe(false)
+    expect(report.error).toMatch(/^layer 0 apply failed: /)
     expect(report.error).toContain(
       `the Kubernetes API server at ${proxy.url} closed the connection (ECONNRESET); not ` +
         'retried, because the create may have taken effect before the failure'
     )
     expect(report.error).toContain(`"${a}"`)
+    // Layer 1 was applying while a's State was written (docs/compatibility.md#layers): it
+    // finished and saved, and layer 2 did not start.
+    expect(report.layers.map((l) => l.result)).toEqual(['failed', 'succeeded', 'not-run'])
     const posts = proxy.requests.slice(start).filter((r) => r.method === 'POST')
-    expect(posts.filter((r) => r.fault === 'reset-after-forward')).toHaveLength(1)
-    expect(posts.filter((r) => /\/configmaps(\?|$)/.test(r.path))).toHaveLength(1)
-    // The server did create the State: it matches the objects, which were applied before it.
-    expect(await assertStateMatchesServer(s)).toEqual([a])
+    // a's State create once (reset after the server acted), then b's (State in layer order).
+    expect(posts.filter((r) => /\/configmaps(\?|$)/.test(r.path)).map((r) => r.fault)).toEqual([
+      'reset-after-forward',
+      'pass'
+    ])
+    // The server did create a's State: it matches the objects, which were applied before it.
+    expect(await assertStateMatchesServer(s)).toEqual([a, b])
     await assertConverges(s)
   })
 
@@ -361,12 +427,19 @@ describe('a proxy that resets connections and answers 429/503 with Retry-After',
     const [a] = Object.keys(s.objects) as [string]
     expect(report.ok).toBe(false)
     expect(report.error).toMatch(
-      new RegExp(`"${a}".*HTTP 503.*injected by the fault proxy \\(HTTP 503\\)`, 's')
+      new RegExp(
+        `^layer 0 apply failed: .*"${a}".*HTTP 503.*injected by the fault proxy \\(HTTP 503\\)`,
+        's'
+      )
     )
+    // Layer 1 was applying while a's State was written (docs/compatibility.md#layers): its
+    // State create was refused the same way; layer 2 did not start.
+    expect(report.layers.map((l) => l.result)).toEqual(['failed', 'failed', 'not-run'])
     const creates = proxy.requests
       .slice(start)
       .filter((r) => r.method === 'POST' && /\/configmaps(\?|$)/.test(r.path))
-    expect(creates).toHaveLength(1)
+    // One create per manifest that ran, neither repeated.
+    expect(creates).toHaveLength(2)
     expect(await assertStateMatchesServer(s)).toEqual([])
     await assertConverges(s)
   })

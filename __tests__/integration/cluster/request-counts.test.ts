@@ -139,11 +139,34 @@ afterAll(async () => {
 
 // 4 manifests × 10 objects in 2 layers after a Namespace manifest: of every 10 objects 8 are
 // ConfigMaps, 1 a Secret, 1 a ServiceAccount (__tests__/bench/repo.ts), and each manifest's
-// kustomization generates one more ConfigMap: 40 + 4 objects, plus the Namespace.
+// kustomization generates one more ConfigMap: 40 + 4 objects, plus the Namespace. Through a
+// delay proxy of 50 ms each way, so that the critical paths count round trips the run waited
+// for (criticalPath: a request that left within half a round trip of another's answer did not
+// wait for it), not a render that finished a few milliseconds after another.
 describe('requests of the bench scenarios (4 manifests × 10 objects, 2 layers)', () => {
-  // Built-in kinds need no discovery (src/objects/well-known-resources.ts).
+  const HALF_RTT_US = 50_000
+  let proxy: TcpProxy
+  let target: { config: string; kubeconfig: string }
+  beforeAll(async () => {
+    proxy = await startTcpProxy(kubeconfig, { oneWayDelayMs: 50 })
+    target = { config: file, kubeconfig: proxy.kubeconfig }
+  })
+  afterAll(() => proxy.close())
+
+  // Built-in kinds need no discovery (src/objects/well-known-resources.ts). Each manifest's
+  // objects are one round of applies (its ServiceAccount goes with its ConfigMaps and Secret,
+  // src/apply/object-waves.ts), and a layer's State creates go out with the next layer's
+  // applies (docs/compatibility.md#layers): the lock, the State list, the Namespace, one round
+  // per layer, the last layer's State, the release.
   it('sync-empty: lock, State, one apply per object, one State create per manifest, unlock', async () => {
-    const requests = await requestsOf(['apply', '--sync'])
+    const requests = await requestsOf(['apply', '--sync'], target)
+    // Seven round trips; which requests of a round the path names varies (a layer's State
+    // creates go out with the next layer's applies and answer with them).
+    const path = criticalPath(requests, HALF_RTT_US)
+    expect(path).toHaveLength(7)
+    expect(describePath(path)).toMatch(
+      /^create leases → list configmaps → patch namespaces → .*create configmaps( ×\d)? → delete leases$/
+    )
     expect(tally(requests)).toEqual({
       'create leases': 1,
       'list configmaps': 1,
@@ -157,22 +180,33 @@ describe('requests of the bench scenarios (4 manifests × 10 objects, 2 layers)'
   })
 
   it('diff: the State list alone', async () => {
-    const requests = await requestsOf(['state', 'diff'])
-    expect(describePath(criticalPath(requests, 0))).toBe('list configmaps')
+    const requests = await requestsOf(['state', 'diff'], target)
+    expect(describePath(criticalPath(requests, HALF_RTT_US))).toBe('list configmaps')
     expect(requests).toHaveLength(1)
   })
 
   it('sync-noop: lock, State, unlock, one after the other', async () => {
-    const requests = await requestsOf(['apply', '--sync'])
-    expect(describePath(criticalPath(requests, 0))).toBe(
+    const requests = await requestsOf(['apply', '--sync'], target)
+    expect(describePath(criticalPath(requests, HALF_RTT_US))).toBe(
       'create leases → list configmaps → delete leases'
     )
     expect(requests).toHaveLength(3)
   })
 
+  // The lock, the State list, one round of applies per layer (the first layer's State updates
+  // go out with the second's applies), the last layer's State updates, the release: 6 round
+  // trips where a layer's applies and its State updates, one after the other, took 8.
   it('sync-10pct: only the changed objects and their manifests’ State', async () => {
     writeBenchRepo(dir, benchRepoFiles({ ...options, modifyEvery: 10 }))
-    const requests = await requestsOf(['apply', '--sync'])
+    const requests = await requestsOf(['apply', '--sync'], target)
+    // Which requests of a round the path names varies: the second layer's State updates
+    // follow the first layer's (State is written in layer order), which answer with the second
+    // layer's applies.
+    const path = criticalPath(requests, HALF_RTT_US)
+    expect(path).toHaveLength(6)
+    expect(describePath(path)).toMatch(
+      /^create leases → list configmaps → patch configmaps.* → update configmaps( ×\d)? → delete leases$/
+    )
     // Object 0 of each manifest changes (a ConfigMap): 4 applies, 4 State updates.
     expect(tally(requests)).toEqual({
       'create leases': 1,

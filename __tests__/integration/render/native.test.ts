@@ -10,6 +10,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { execFileSync, spawnSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { writeFileSync } from 'node:fs'
 import os from 'node:os'
@@ -21,7 +22,11 @@ import {
   type GoRenderModule,
   type RenderModuleOptions
 } from '../../../src/adapters/render/module.js'
-import { locateNativeProgram, nativeArtifact } from '../../../src/adapters/render/native-program.js'
+import {
+  locateNativeProgram,
+  nativeArtifact,
+  userCacheDir
+} from '../../../src/adapters/render/native-program.js'
 import { desiredEntries, objectsFromYaml } from '../../../src/objects/objects.js'
 import { renderModuleFiles } from '../../support/render-module.js'
 import { fixturesDir } from './harness.js'
@@ -131,6 +136,74 @@ linuxOnly('unpacking', () => {
       )
     } finally {
       rmSync(codeDir, { recursive: true, force: true })
+    }
+  })
+
+  it('keeps the command line’s unpacked program in its cache under the compressed build’s sha256, verified on each use; racing processes each get a whole program', async () => {
+    const built = execFileSync(
+      'bash',
+      [path.join(srcDir, 'go/render/module/build.sh'), 'kustomize', 'native'],
+      { encoding: 'utf8' }
+    ).trim()
+    const artifact = nativeArtifact('kustomize')!
+    const packed = readFileSync(path.join(built, artifact))
+    const expected = zstdDecompressSync(packed)
+    const work = mkdtempSync(path.join(os.tmpdir(), 'tazuna-program-cache-'))
+    try {
+      const codeDir = path.join(work, 'code')
+      mkdirSync(codeDir)
+      writeFileSync(path.join(codeDir, artifact), packed)
+      const cacheDir = userCacheDir({ XDG_CACHE_HOME: path.join(work, 'xdg') })
+      expect(cacheDir).toBe(path.join(work, 'xdg', 'tazuna-action'))
+      expect(userCacheDir({ HOME: work })).toBe(path.join(work, '.cache', 'tazuna-action'))
+      // The same file for both racers, and none left behind half written.
+      const racing = await Promise.all(
+        [1, 2].map(() => locateNativeProgram('kustomize', process.env, codeDir, work, cacheDir))
+      )
+      const place = path.join(
+        cacheDir,
+        'native',
+        createHash('sha256').update(packed).digest('hex'),
+        'render-kustomize'
+      )
+      expect(racing).toEqual([place, place])
+      expect(readFileSync(place).equals(expected)).toBe(true)
+      expect(readFileSync(`${place}.sha256`, 'utf8')).toBe(
+        `${createHash('sha256').update(expected).digest('hex')}\n`
+      )
+      expect(readdirSync(path.dirname(place)).sort()).toEqual([
+        'render-kustomize',
+        'render-kustomize.sha256'
+      ])
+      // A second run unpacks nothing: no zstd on PATH, and the same file (inode) is used.
+      const inode = statSync(place).ino
+      expect(
+        await locateNativeProgram('kustomize', { PATH: codeDir }, codeDir, work, cacheDir)
+      ).toBe(place)
+      expect(statSync(place).ino).toBe(inode)
+      // A program changed or cut short in the cache is not used: unpacked again.
+      writeFileSync(place, expected.subarray(0, 1000), { mode: 0o700 })
+      expect(await locateNativeProgram('kustomize', process.env, codeDir, work, cacheDir)).toBe(
+        place
+      )
+      expect(readFileSync(place).equals(expected)).toBe(true)
+      expect(spawnSync(place, { input: '{"op":"versions"}\n' }).stdout.toString()).toContain(
+        'sigs.k8s.io/kustomize/api'
+      )
+      // A cache that cannot be written (its parent is a file): unpacked privately, as the
+      // action does.
+      writeFileSync(path.join(work, 'a-file'), '')
+      const privately = await locateNativeProgram(
+        'kustomize',
+        process.env,
+        codeDir,
+        work,
+        path.join(work, 'a-file', 'tazuna-action')
+      )
+      expect(privately?.startsWith(path.join(work, 'tazuna-render-'))).toBe(true)
+      expect(readFileSync(privately!).equals(expected)).toBe(true)
+    } finally {
+      rmSync(work, { recursive: true, force: true })
     }
   })
 })

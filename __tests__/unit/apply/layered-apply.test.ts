@@ -231,6 +231,81 @@ describe('layers', () => {
     expect(peak).toBe(2)
   })
 
+  // docs/compatibility.md#layers: the barrier waits for a layer's objects, not its State.
+  it("applies the next layer while a layer's State write is on its way, and answers after it", async () => {
+    const { cluster, store, run } = setup({ a: [cm('n', 'a')], b: [cm('n', 'b')] })
+    const order: string[] = []
+    let answer: () => void = () => undefined
+    const save = store.save.bind(store)
+    store.save = (manifest, state, options) => {
+      order.push(`save ${manifest}`)
+      if (manifest !== 'a') return save(manifest, state, options)
+      return new Promise<void>((resolve) => (answer = resolve)).then(() => {
+        order.push('a saved')
+        return save(manifest, state, options)
+      })
+    }
+    cluster.onApply = (o) => {
+      order.push(`apply ${(o.metadata as JsonObject).name as string}`)
+      if ((o.metadata as JsonObject).name === 'b') setTimeout(() => answer(), 5)
+      return Promise.resolve()
+    }
+    const report = await run([[u('a')], [u('b')]])
+    expect(report.ok).toBe(true)
+    // b's State follows a's: the layers' State is written in layer order.
+    expect(order).toEqual(['apply a', 'save a', 'apply b', 'a saved', 'save b'])
+    expect(report.layers.map((l) => l.result)).toEqual(['succeeded', 'succeeded'])
+  })
+
+  it('stops after the next layer when a State write fails, which saved its own', async () => {
+    const { cluster, store, run } = setup({
+      a: [cm('n', 'a')],
+      b: [cm('n', 'b')],
+      c: [cm('n', 'c')]
+    })
+    const save = store.save.bind(store)
+    store.save = (manifest, state, options) =>
+      manifest === 'a'
+        ? new Promise((_, reject) => setTimeout(() => reject(new Error('HTTP 409')), 5))
+        : save(manifest, state, options)
+    cluster.onApply = () => new Promise((resolve) => setTimeout(resolve, 1))
+    const report = await run([[u('a')], [u('b')], [u('c')]])
+    expect(report.error).toBe('layer 0 apply failed: manifest "a": HTTP 409')
+    expect(store.saves.map((s) => s.manifest)).toEqual(['b'])
+    expect(cluster.calls).not.toContain('apply v1/ConfigMap/n/c')
+    expect(report.layers.map((l) => [l.result, ...l.manifests.map((m) => m.result)])).toEqual([
+      ['failed', 'failed'],
+      ['succeeded', 'applied'],
+      ['not-run', 'not-run']
+    ])
+  })
+
+  it('with tests, waits for the State write and the tests before the next layer', async () => {
+    const test = {
+      type: 'ExistNonExist',
+      existNonExist: {
+        resource: { apiVersion: 'v1', kind: 'ConfigMap' },
+        namespace: 'n',
+        name: 'a',
+        shouldExist: true
+      },
+      minConsecutiveFailureCount: 1
+    }
+    const { cluster, store, run } = setup({ a: [cm('n', 'a')], b: [cm('n', 'b')] })
+    let savedBeforeB = -1
+    cluster.onApply = (o) => {
+      if ((o.metadata as JsonObject).name === 'b') savedBeforeB = store.saves.length
+      return Promise.resolve()
+    }
+    await run([[u('a', { tests: [test] })], [u('b')]])
+    expect(savedBeforeB).toBe(1)
+    expect(cluster.calls).toEqual([
+      'apply v1/ConfigMap/n/a',
+      'get v1/ConfigMap/n/a',
+      'apply v1/ConfigMap/n/b'
+    ])
+  })
+
   it('runs spec.tests after all layers, and fails the run when one fails', async () => {
     const test = {
       type: 'ExistNonExist',

@@ -2,6 +2,7 @@
 // them. The same waves against the real API server: __tests__/integration/cluster/layered-apply.test.ts.
 import { describe, expect, it } from '@jest/globals'
 import { applyWaveOf, runInWaves, wavesOf } from '../../../src/apply/object-waves.js'
+import type { JsonObject } from '../../../src/go/yaml.js'
 
 const key = (groupVersion: string, kind: string, namespace: string, name: string): string =>
   `m/${groupVersion.includes('/') ? groupVersion : `/${groupVersion}`}/${kind}/${namespace}/${name}`
@@ -32,6 +33,35 @@ describe('wavesOf', () => {
 
   it('orders waves and keeps render order within one', () => {
     expect(wavesOf([cr, cm, namespace, crd])).toEqual([[crd], [namespace], [cr, cm]])
+  })
+
+  describe('ServiceAccounts with what cannot need them', () => {
+    const sa = key('v1', 'ServiceAccount', 'app', 'sa')
+    const secret = key('v1', 'Secret', 'app', 's')
+    const deployment = key('apps/v1', 'Deployment', 'app', 'd')
+    const objects = new Map<string, JsonObject>([[secret, { type: 'Opaque' }]])
+    const objectOf = (k: string): JsonObject => objects.get(k) ?? {}
+
+    it('are one wave with ConfigMaps and Secrets', () => {
+      expect(wavesOf([cm, sa, secret, namespace], { objectOf })).toEqual([
+        [namespace],
+        [sa, cm, secret]
+      ])
+    })
+
+    it('go first when a Pod maker, a custom resource or a token Secret may need them', () => {
+      expect(wavesOf([cm, sa, deployment], { objectOf })).toEqual([[sa], [cm, deployment]])
+      expect(wavesOf([cm, sa, cr], { objectOf })).toEqual([[sa], [cm, cr]])
+      const token = (k: string): JsonObject =>
+        k === secret ? { type: 'kubernetes.io/service-account-token' } : {}
+      expect(wavesOf([sa, secret], { objectOf: token })).toEqual([[sa], [secret]])
+    })
+
+    it('go first when their wave holds more than ServiceAccounts, and for deletes', () => {
+      const quota = key('v1', 'ResourceQuota', 'app', 'q')
+      expect(wavesOf([cm, sa, quota], { objectOf })).toEqual([[sa, quota], [cm]])
+      expect(wavesOf([cm, sa], { reverse: true })).toEqual([[cm], [sa]])
+    })
   })
 
   it('reverses the waves for deletes', () => {

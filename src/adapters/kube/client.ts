@@ -27,10 +27,13 @@ import { sameTls, tlsMaterialOf, tlsOptionsOf, type TlsMaterial } from './tls-ma
 
 /**
  * Requests in flight at once over HTTP/2 (over HTTP/1.1 the agent's 16 sockets bound them):
- * the manifests of a layer and the objects of each apply concurrently, and more at once would
- * only queue in the API server's priority and fairness, or be refused with 429.
+ * the manifests of a layer and the objects of each apply concurrently. kube-apiserver takes 100
+ * streams on one connection (`--http2-max-streams-per-connection`'s default), so more would
+ * only queue in the client; 100 is half of the default `--max-mutating-requests-inflight` and
+ * well inside the seats priority and fairness gives service accounts: 1,000 applies sent at once
+ * as a ServiceAccount got no 429 (docs/benchmarks.md#round-trips).
  */
-const MAX_IN_FLIGHT = 64
+const MAX_IN_FLIGHT = 100
 
 /** Sends requests to the current context's API server, retrying transient failures. */
 export class KubeClient {

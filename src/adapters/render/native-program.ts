@@ -7,10 +7,12 @@
  * terminated.
  */
 import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
-import { randomBytes } from 'node:crypto'
-import { accessSync, chmodSync, constants, existsSync, mkdtempSync, readFileSync } from 'node:fs'
-import { rmSync, statSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { createHash, randomBytes } from 'node:crypto'
+import { accessSync, chmodSync, constants, existsSync } from 'node:fs'
+import { open } from 'node:fs/promises'
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs'
+import { writeFileSync } from 'node:fs'
+import { homedir, tmpdir } from 'node:os'
 import path from 'node:path'
 import { createInterface } from 'node:readline'
 import { promisify } from 'node:util'
@@ -36,17 +38,31 @@ export function nativeArtifact(
 }
 
 /**
+ * The command line's cache of unpacked programs: `$XDG_CACHE_HOME/tazuna-action`, else
+ * `~/.cache/tazuna-action` (where it also keeps V8's compiled code of the bundle).
+ */
+export function userCacheDir(env: Readonly<Record<string, string | undefined>>): string {
+  const absolute = (dir: string | undefined) =>
+    dir !== undefined && path.isAbsolute(dir) ? dir : undefined
+  const base = absolute(env.XDG_CACHE_HOME) ?? path.join(absolute(env.HOME) ?? homedir(), '.cache')
+  return path.join(base, 'tazuna-action')
+}
+
+/**
  * The program built natively for this process, ready to run, or undefined: not on Linux
  * x64/arm64, or TAZUNA_RENDER_NATIVE=off (the WebAssembly program renders instead). The
  * compressed build is next to the bundle (dist/), or — running from a checkout — in the build
- * cache, built on first use; it is unpacked into a private directory of this process
- * (removed at exit), never into a shared cache another job could change under it.
+ * cache, built on first use. With `cacheDir` (the command line's user cache,
+ * docs/renderers.md#native-programs) it is unpacked once per compressed build and kept there,
+ * verified on every use; otherwise (the action) into a private directory of this process
+ * (removed at exit), never into a cache shared with other jobs.
  */
 export async function locateNativeProgram(
   program: RenderProgram,
   env: Readonly<Record<string, string | undefined>>,
   codeDir: string,
-  tempDir?: string
+  tempDir?: string,
+  cacheDir?: string
 ): Promise<string | undefined> {
   if (env.TAZUNA_RENDER_NATIVE === 'off') return undefined
   const artifact = nativeArtifact(program)
@@ -60,12 +76,77 @@ export async function locateNativeProgram(
     })
     packed = path.join(stdout.trim(), artifact)
   }
+  if (cacheDir !== undefined) {
+    const cached = await cachedProgram(program, packed, cacheDir, env).catch(() => undefined)
+    if (cached !== undefined) return cached
+  }
   const dir = mkdtempSync(path.join(tempDir ?? tmpdir(), 'tazuna-render-'))
   process.once('exit', () => rmSync(dir, { recursive: true, force: true }))
   const executable = path.join(dir, `render-${program}-${randomBytes(4).toString('hex')}`)
   if (!(await unpackWithCommand(packed, executable, env))) unpackInThisThread(packed, executable)
   chmodSync(executable, 0o700)
   return executable
+}
+
+/**
+ * The program unpacked in `cacheDir`, under the sha256 of its compressed build: used when its
+ * bytes still have the sha256 recorded when it was unpacked, otherwise (absent, cut short,
+ * changed) unpacked again. Unpacked beside its place and renamed into it, the digest after it,
+ * so that a process racing this one sees a whole program or none and renames the same bytes.
+ * Rejects when the cache cannot be written (the caller unpacks privately then).
+ */
+async function cachedProgram(
+  program: RenderProgram,
+  packed: string,
+  cacheDir: string,
+  env: Readonly<Record<string, string | undefined>>
+): Promise<string> {
+  const dir = path.join(cacheDir, 'native', await sha256Of(packed))
+  const executable = path.join(dir, `render-${program}`)
+  const digestFile = `${executable}.sha256`
+  let recorded: string | undefined
+  try {
+    recorded = readFileSync(digestFile, 'utf8').trim()
+  } catch {
+    // not unpacked yet
+  }
+  if (recorded !== undefined && (await sha256Of(executable).catch(() => '')) === recorded) {
+    return executable
+  }
+  mkdirSync(dir, { recursive: true, mode: 0o700 })
+  const partial = path.join(dir, `.render-${program}-${randomBytes(6).toString('hex')}`)
+  try {
+    if (!(await unpackWithCommand(packed, partial, env))) unpackInThisThread(packed, partial)
+    chmodSync(partial, 0o700)
+    const digest = await sha256Of(partial)
+    renameSync(partial, executable)
+    writeFileSync(`${partial}.sha256`, `${digest}\n`)
+    renameSync(`${partial}.sha256`, digestFile)
+  } finally {
+    rmSync(partial, { force: true })
+    rmSync(`${partial}.sha256`, { force: true })
+  }
+  return executable
+}
+
+/**
+ * The sha256 of a file, hex, read in pieces into one buffer: a program is tens of MB, and a
+ * stream's pieces would stay allocated until the next collection (+32 MiB of peak memory).
+ */
+async function sha256Of(file: string): Promise<string> {
+  const hash = createHash('sha256')
+  const buffer = Buffer.allocUnsafe(1 << 20)
+  const handle = await open(file, 'r')
+  try {
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length)
+      if (bytesRead === 0) break
+      hash.update(buffer.subarray(0, bytesRead))
+    }
+  } finally {
+    await handle.close()
+  }
+  return hash.digest('hex')
 }
 
 /**

@@ -58,6 +58,8 @@ export function createRenderRecords(
   }
   return {
     async recordOf(rendered, root, manifest, entries) {
+      // Asked as a manifest's applies go out: its reads and hashing wait until they are sent.
+      await new Promise((resolve) => setImmediate(resolve))
       // An absolute path of this checkout in the output would not hold for another checkout.
       if (rendered.text.includes(root)) return undefined
       const source = sourceOf(rendered, root)
