@@ -12,6 +12,7 @@ import {
   definitionsIn,
   type ApiContext,
   type Definition,
+  type DiffDefinitions,
   type ServedApis
 } from '../risk/apis.js'
 import { parseStateKey, type StateKey } from '../state/key.js'
@@ -39,7 +40,8 @@ export async function reviewApis(
 ): Promise<ApiReview> {
   const touched = touchedKinds(manifests)
   if (touched.length === 0) return {}
-  const diff = definitionsIn([...heads.values()].flatMap((objects) => [...objects.values()]))
+  const headObjects = [...heads.values()].flatMap((objects) => [...objects.values()])
+  const diff = definitionsIn(headObjects)
   const definitions = catalog
     .definitions(touched.filter((k) => !diff.crds.has(`${k.group}/${k.kind}`)))
     .then(
@@ -56,8 +58,15 @@ export async function reviewApis(
       ]
     }
   }
+  // The Diff's own CRDs first: applied before their custom resources, they are what those meet.
+  const crds = definitions.then((read) => [
+    ...headObjects.filter(isDefinition),
+    ...('found' in read ? read.found.values() : [])
+  ])
   const schema =
-    check === undefined ? undefined : checkSchemas(catalog, check, manifests, heads, served)
+    check === undefined
+      ? undefined
+      : checkSchemas(catalog, check, manifests, heads, { served, diff, crds })
   const read = await definitions
   const cluster = new Map<string, Definition>()
   for (const crd of 'found' in read ? read.found.values() : []) {
@@ -83,17 +92,19 @@ export async function reviewApis(
 }
 
 /**
- * The schema check of every added and modified object whose kind the cluster serves: the
- * OpenAPI documents of their group/versions (one parallel round), then one call of the Helm
- * program over all of them.
+ * The schema check of every added and modified object whose kind the cluster serves, or a CRD
+ * of the Diff defines: the OpenAPI documents of their group/versions (one parallel round, beside
+ * the CRDs' read), then one call of the Helm program over all of them with the CRDs of the
+ * custom kinds, the Diff's first.
  */
 async function checkSchemas(
   catalog: ApiCatalog,
   check: SchemaCheck,
   manifests: readonly ManifestDiff[],
   heads: RenderedObjects,
-  served: ServedApis
+  context: { served: ServedApis; diff: DiffDefinitions; crds: Promise<JsonObject[]> }
 ): Promise<{ found: Map<string, Map<string, SchemaFinding[]>> } | { error: unknown }> {
+  const { served, diff } = context
   const targets: { manifest: string; key: string; object: JsonObject; gv: string }[] = []
   for (const m of manifests) {
     for (const e of m.entries) {
@@ -102,16 +113,21 @@ async function checkSchemas(
       const object = heads.get(m.manifest)?.get(e.key)
       if (k === undefined || object === undefined) continue
       const gv = k.group === '' ? k.version : `${k.group}/${k.version}`
-      if (!served.apiVersions.has(`${gv}/${k.kind}`)) continue
+      const own = diff.crds.get(`${k.group}/${k.kind}`)?.get(k.version)?.served === true
+      if (!own && !served.apiVersions.has(`${gv}/${k.kind}`)) continue
       targets.push({ manifest: m.manifest, key: e.key, object, gv })
     }
   }
   if (targets.length === 0) return { found: new Map() }
   try {
-    const documents = await catalog.schemas([...new Set(targets.map((t) => t.gv))])
+    const [documents, crds] = await Promise.all([
+      catalog.schemas([...new Set(targets.map((t) => t.gv))]),
+      context.crds
+    ])
     const results = await check(
       Object.fromEntries(documents),
-      targets.map((t) => t.object)
+      targets.map((t) => t.object),
+      crds
     )
     const found = new Map<string, Map<string, SchemaFinding[]>>()
     targets.forEach((t, i) => {
@@ -126,6 +142,10 @@ async function checkSchemas(
     return { error }
   }
 }
+
+/** A CustomResourceDefinition of apiextensions.k8s.io/v1 (the version the Helm program reads). */
+const isDefinition = (o: JsonObject): boolean =>
+  o.kind === 'CustomResourceDefinition' && o.apiVersion === 'apiextensions.k8s.io/v1'
 
 const messageOf = (error: unknown): string =>
   error instanceof Error ? error.message : String(error)

@@ -70,8 +70,9 @@ function cancellableRenderer(module: RenderModule, signal: AbortSignal): RenderM
     ...(checkSchema && {
       checkSchema: (
         schemas: Parameters<typeof checkSchema>[0],
-        objects: Parameters<typeof checkSchema>[1]
-      ) => untilCancelled('check the schema', () => checkSchema(schemas, objects))
+        objects: Parameters<typeof checkSchema>[1],
+        crds?: Parameters<typeof checkSchema>[2]
+      ) => untilCancelled('check the schema', () => checkSchema(schemas, objects, crds))
     })
   }
 }

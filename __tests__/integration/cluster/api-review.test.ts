@@ -246,3 +246,131 @@ describe('the schema checks at review', () => {
     expect(riskLines(r.stdout)).toEqual([])
   })
 })
+
+/**
+ * A CRD of kind Gizmo with a structural schema: required fields (one defaulted), an enum, a
+ * pattern, a format, and an x-kubernetes-validations rule — what apiextensions-apiserver decides
+ * when it validates a custom resource.
+ */
+function gizmoDefinition(g: string): JsonObject {
+  return {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `gizmos.${g}` },
+    spec: {
+      group: g,
+      scope: 'Namespaced',
+      names: { plural: 'gizmos', singular: 'gizmo', kind: 'Gizmo', listKind: 'GizmoList' },
+      versions: [
+        {
+          name: 'v1',
+          served: true,
+          storage: true,
+          schema: {
+            openAPIV3Schema: {
+              type: 'object',
+              properties: {
+                spec: {
+                  type: 'object',
+                  required: ['color', 'tier', 'min', 'max'],
+                  properties: {
+                    color: { type: 'string', enum: ['red', 'green', 'blue'] },
+                    tier: { type: 'string', default: 'basic', enum: ['basic', 'premium'] },
+                    host: { type: 'string', pattern: '^[a-z]+$' },
+                    contact: { type: 'string', format: 'email' },
+                    min: { type: 'integer', minimum: 0 },
+                    max: { type: 'integer' }
+                  },
+                  'x-kubernetes-validations': [
+                    { rule: 'self.min <= self.max', message: 'min must not exceed max' }
+                  ]
+                }
+              }
+            }
+          }
+        }
+      ]
+    }
+  }
+}
+
+describe('the schema checks of custom resources at review', () => {
+  let g: string
+  beforeAll(async () => {
+    g = `${uniqueName('gizmos')}.example.com`
+    await admin.cluster.apply(gizmoDefinition(g))
+  })
+  const gizmo = (name: string, spec: JsonObject): JsonObject => ({
+    apiVersion: `${g}/v1`,
+    kind: 'Gizmo',
+    metadata: { name },
+    spec
+  })
+  // `tier` is required but defaulted: the server defaults it before it validates.
+  const fine = { color: 'red', host: 'web', contact: 'ops@example.com', min: 1, max: 3 }
+
+  /** The server's refusal of applying `o`, or '' when it takes it. */
+  async function refusal(o: JsonObject): Promise<string> {
+    return admin.cluster.apply(inNamespace(o)).then(
+      () => '',
+      (error: unknown) => (error as Error).message
+    )
+  }
+
+  it("flag a missing required field, a wrong enum value, a pattern, a format and a failing CEL rule in the server's words, as the apply is refused with them", async () => {
+    const cases: [JsonObject, string][] = [
+      [gizmo('no-color', { host: 'web', min: 1, max: 3 }), 'spec.color: Required value'],
+      [
+        gizmo('purple', { ...fine, color: 'purple' }),
+        'spec.color: Unsupported value: "purple": supported values: "red", "green", "blue"'
+      ],
+      [
+        gizmo('upper', { ...fine, host: 'WEB' }),
+        `spec.host: Invalid value: "WEB": spec.host in body should match '^[a-z]+$'`
+      ],
+      [
+        gizmo('mail', { ...fine, contact: 'ops' }),
+        'spec.contact: Invalid value: "ops": spec.contact in body must be of type email: "ops"'
+      ],
+      [
+        gizmo('upside-down', { ...fine, min: 5, max: 1 }),
+        'spec: Invalid value: "object": min must not exceed max'
+      ]
+    ]
+    const r = await reviewed(cases.map(([o]) => o))
+    expect(r).toMatchObject({ code: 0, stderr: '' })
+    const lines = riskLines(r.stdout)
+    for (const line of lines) expect(line).toMatch(/^# {3}rejected-by-schema /)
+    expect(lines).toHaveLength(cases.length)
+    for (const [o, words] of cases) {
+      const name = (o.metadata as { name: string }).name
+      expect(lines).toContainEqual(expect.stringContaining(`Gizmo/${ns}/${name} `))
+      expect(lines.find((l) => l.includes(`Gizmo/${ns}/${name} `))).toContain(words)
+      // The merge would fail with the same words.
+      const refused = await refusal(o)
+      expect(refused).toContain(`Gizmo.${g} "${name}" is invalid`)
+      expect(refused).toContain(words)
+    }
+  })
+
+  it('find nothing in a valid custom resource, which the server takes', async () => {
+    const r = await reviewed([gizmo('fine', fine)])
+    expect(r).toMatchObject({ code: 0, stderr: '' })
+    expect(riskLines(r.stdout)).toEqual([])
+    expect(await refusal(gizmo('fine', fine))).toBe('')
+  })
+
+  it('judge a custom resource by the CRD of the same Diff', async () => {
+    const other = `${uniqueName('gizmos')}.example.com`
+    const r = await reviewed([
+      gizmoDefinition(other),
+      { ...gizmo('purple', { ...fine, color: 'purple' }), apiVersion: `${other}/v1` }
+    ])
+    expect(r).toMatchObject({ code: 0, stderr: '' })
+    expect(riskLines(r.stdout)).toEqual([
+      expect.stringContaining(
+        `Gizmo/${ns}/purple spec.color: spec.color: Unsupported value: "purple": supported values: "red", "green", "blue"`
+      )
+    ])
+  })
+})

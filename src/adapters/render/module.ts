@@ -276,10 +276,11 @@ export function createGoRenderModule(options: RenderModuleOptions): GoRenderModu
   }
   const checkSchema = async (
     schemas: Readonly<Record<string, string>>,
-    objects: readonly JsonObject[]
+    objects: readonly JsonObject[],
+    crds: readonly JsonObject[] = []
   ): Promise<(SchemaFinding[] | null)[]> => {
     if (!hosts.has('helm') && !nativeStarts.has('helm')) checkOnly.add('helm')
-    const response = await call('helm', { op: 'schema', input: { schemas, objects } })
+    const response = await call('helm', { op: 'schema', input: { schemas, crds, objects } })
     const parsed = JSON.parse(response.output ?? '{}') as { results?: (SchemaFinding[] | null)[] }
     return parsed.results ?? []
   }
