@@ -48,6 +48,15 @@ export async function reviewApis(
       (found) => ({ found }),
       (error: unknown) => ({ error })
     )
+  // The documents of every touched group/version at once, beside discovery and the CRDs: the
+  // check needs no answer of theirs to ask (one not served answers 404).
+  const documents =
+    check === undefined
+      ? undefined
+      : catalog.schemas([...new Set(touched.map(groupVersionOf))]).then(
+          (found) => ({ found }),
+          (error: unknown) => ({ error })
+        )
   let served: ServedApis
   try {
     served = await catalog.served()
@@ -64,9 +73,9 @@ export async function reviewApis(
     ...('found' in read ? read.found.values() : [])
   ])
   const schema =
-    check === undefined
+    check === undefined || documents === undefined
       ? undefined
-      : checkSchemas(catalog, check, manifests, heads, { served, diff, crds })
+      : checkSchemas(check, manifests, heads, { served, diff, crds, documents })
   const read = await definitions
   const cluster = new Map<string, Definition>()
   for (const crd of 'found' in read ? read.found.values() : []) {
@@ -93,16 +102,20 @@ export async function reviewApis(
 
 /**
  * The schema check of every added and modified object whose kind the cluster serves, or a CRD
- * of the Diff defines: the OpenAPI documents of their group/versions (one parallel round, beside
- * the CRDs' read), then one call of the Helm program over all of them with the CRDs of the
- * custom kinds, the Diff's first.
+ * of the Diff defines: the OpenAPI documents of their group/versions (read beside discovery and
+ * the CRDs), then one call of the Helm program over all of them with the CRDs of the custom
+ * kinds, the Diff's first.
  */
 async function checkSchemas(
-  catalog: ApiCatalog,
   check: SchemaCheck,
   manifests: readonly ManifestDiff[],
   heads: RenderedObjects,
-  context: { served: ServedApis; diff: DiffDefinitions; crds: Promise<JsonObject[]> }
+  context: {
+    served: ServedApis
+    diff: DiffDefinitions
+    crds: Promise<JsonObject[]>
+    documents: Promise<{ found: Map<string, string> } | { error: unknown }>
+  }
 ): Promise<{ found: Map<string, Map<string, SchemaFinding[]>> } | { error: unknown }> {
   const { served, diff } = context
   const targets: { manifest: string; key: string; object: JsonObject; gv: string }[] = []
@@ -120,12 +133,11 @@ async function checkSchemas(
   }
   if (targets.length === 0) return { found: new Map() }
   try {
-    const [documents, crds] = await Promise.all([
-      catalog.schemas([...new Set(targets.map((t) => t.gv))]),
-      context.crds
-    ])
+    const [read, crds] = await Promise.all([context.documents, context.crds])
+    if ('error' in read) return read
+    const gvs = new Set(targets.map((t) => t.gv))
     const results = await check(
-      Object.fromEntries(documents),
+      Object.fromEntries([...read.found].filter(([gv]) => gvs.has(gv))),
       targets.map((t) => t.object),
       crds
     )
@@ -146,6 +158,9 @@ async function checkSchemas(
 /** A CustomResourceDefinition of apiextensions.k8s.io/v1 (the version the Helm program reads). */
 const isDefinition = (o: JsonObject): boolean =>
   o.kind === 'CustomResourceDefinition' && o.apiVersion === 'apiextensions.k8s.io/v1'
+
+const groupVersionOf = (k: KindRef): string =>
+  k.group === '' ? k.version : `${k.group}/${k.version}`
 
 const messageOf = (error: unknown): string =>
   error instanceof Error ? error.message : String(error)

@@ -56,6 +56,7 @@ function cancellableRenderer(module: RenderModule, signal: AbortSignal): RenderM
   const decode = module.decode?.bind(module)
   const readsOf = module.readsOf?.bind(module)
   const prepare = module.prepare?.bind(module)
+  const prepareCheck = module.prepareCheck?.bind(module)
   const underway = module.underway?.bind(module)
   const checkSchema = module.checkSchema?.bind(module)
   return {
@@ -66,6 +67,7 @@ function cancellableRenderer(module: RenderModule, signal: AbortSignal): RenderM
     ...(decode && { decode }),
     ...(readsOf && { readsOf }),
     ...(prepare && { prepare }),
+    ...(prepareCheck && { prepareCheck }),
     ...(underway && { underway }),
     ...(checkSchema && {
       checkSchema: (

@@ -325,6 +325,8 @@ export function createEngine(settings: EngineSettings, given: EnginePorts): Engi
       try {
         const session = await openSession()
         if (session.apis === undefined) return {}
+        if (diffs.some((d) => d.entries.some((e) => e.type === 'added' || e.type === 'modified')))
+          ports.renderer.prepareCheck?.()
         // The heads the Diff rendered (memoized), for the CRDs and APIServices among them.
         const changed = run.manifests.filter((m) =>
           diffs.some((d) => d.manifest === m.name && d.entries.length > 0)

@@ -114,6 +114,8 @@ export interface RenderModule {
     objects: readonly JsonObject[],
     crds?: readonly JsonObject[]
   ): Promise<(SchemaFinding[] | null)[]>
+  /** Starts loading the program checkSchema will call, before it asks (natively only). */
+  prepareCheck?(): void
   /**
    * Starts loading what rendering manifests of these types needs, before the first render asks
    * (a failure is reported by that render).
