@@ -374,3 +374,38 @@ describe('the schema checks of custom resources at review', () => {
     ])
   })
 })
+
+describe('check --cluster', () => {
+  /** `check --cluster` over a working tree of `objects` (no base, no Diff). */
+  async function checked(objects: JsonObject[]): Promise<CliResult> {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'api-check-'))
+    const file = writeProject(dir, [{ name: uniqueName('app'), objects: objects.map(inNamespace) }])
+    return runCliInProcess(['check', '--cluster', '-f', file], {
+      KUSTOMIZE_BIN: process.env.KUSTOMIZE_BIN,
+      KUBECONFIG: adminKubeconfig()
+    })
+  }
+
+  it('exits 2 with the findings that would fail the apply, without a Diff', async () => {
+    const r = await checked([mistaken, pdb, configMap(ns, 'fine', { k: 'v' })])
+    expect(r.code).toBe(2)
+    // Listed by kind, as at review.
+    expect(riskLines(r.stdout)).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^# {3}will-fail .*PodDisruptionBudget/${ns}/web apiVersion: policy/v1beta1 is not served`
+        )
+      ),
+      expect.stringMatching(
+        new RegExp(
+          `^# {3}rejected-by-schema .*Deployment/${ns}/web spec\\.replica: \\.spec\\.replica: field not declared in schema$`
+        )
+      )
+    ])
+  })
+
+  it('prints ok and exits 0 when nothing would be refused', async () => {
+    const r = await checked([configMap(ns, 'fine', { k: 'v' }), widget('v2', 'fine')])
+    expect(r).toMatchObject({ code: 0, stdout: 'ok\n' })
+  })
+})
