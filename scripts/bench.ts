@@ -477,7 +477,7 @@ function report(sizes: number[], reps: Record<number, number>): string {
     .filter((f) => f.startsWith('render'))
     .reduce((sum, f) => sum + statSync(path.join(bundle, f)).size, 0)
   lines.push(
-    `- fresh bundle: ${fresh} bytes (${(fresh / 2 ** 20).toFixed(2)} MiB, ${(fresh / 1e6).toFixed(2)} MB); committed dist/: ${committed} bytes (${(committed / 2 ** 20).toFixed(2)} MiB); without the render programs: ${fresh - renderPrograms} bytes (target ≤ 8,000,000 bytes), the render programs: ${renderPrograms} bytes (budget 36,000,000)`
+    `- fresh bundle: ${fresh} bytes (${(fresh / 2 ** 20).toFixed(2)} MiB, ${(fresh / 1e6).toFixed(2)} MB); committed dist/: ${committed} bytes (${(committed / 2 ** 20).toFixed(2)} MiB); without the render programs: ${fresh - renderPrograms} bytes (target ≤ 8,000,000 bytes), the render programs: ${renderPrograms} bytes (budget 42,000,000)`
   )
   for (const f of readdirSync(bundle).sort())
     lines.push(`  - ${f}: ${statSync(path.join(bundle, f)).size} bytes`)

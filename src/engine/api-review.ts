@@ -12,6 +12,7 @@ import {
   definitionsIn,
   type ApiContext,
   type Definition,
+  type DiffDefinitions,
   type ServedApis
 } from '../risk/apis.js'
 import { parseStateKey, type StateKey } from '../state/key.js'
@@ -39,13 +40,23 @@ export async function reviewApis(
 ): Promise<ApiReview> {
   const touched = touchedKinds(manifests)
   if (touched.length === 0) return {}
-  const diff = definitionsIn([...heads.values()].flatMap((objects) => [...objects.values()]))
+  const headObjects = [...heads.values()].flatMap((objects) => [...objects.values()])
+  const diff = definitionsIn(headObjects)
   const definitions = catalog
     .definitions(touched.filter((k) => !diff.crds.has(`${k.group}/${k.kind}`)))
     .then(
       (found) => ({ found }),
       (error: unknown) => ({ error })
     )
+  // The documents of every touched group/version at once, beside discovery and the CRDs: the
+  // check needs no answer of theirs to ask (one not served answers 404).
+  const documents =
+    check === undefined
+      ? undefined
+      : catalog.schemas([...new Set(touched.map(groupVersionOf))]).then(
+          (found) => ({ found }),
+          (error: unknown) => ({ error })
+        )
   let served: ServedApis
   try {
     served = await catalog.served()
@@ -56,8 +67,15 @@ export async function reviewApis(
       ]
     }
   }
+  // The Diff's own CRDs first: applied before their custom resources, they are what those meet.
+  const crds = definitions.then((read) => [
+    ...headObjects.filter(isDefinition),
+    ...('found' in read ? read.found.values() : [])
+  ])
   const schema =
-    check === undefined ? undefined : checkSchemas(catalog, check, manifests, heads, served)
+    check === undefined || documents === undefined
+      ? undefined
+      : checkSchemas(check, manifests, heads, { served, diff, crds, documents })
   const read = await definitions
   const cluster = new Map<string, Definition>()
   for (const crd of 'found' in read ? read.found.values() : []) {
@@ -83,17 +101,23 @@ export async function reviewApis(
 }
 
 /**
- * The schema check of every added and modified object whose kind the cluster serves: the
- * OpenAPI documents of their group/versions (one parallel round), then one call of the Helm
- * program over all of them.
+ * The schema check of every added and modified object whose kind the cluster serves, or a CRD
+ * of the Diff defines: the OpenAPI documents of their group/versions (read beside discovery and
+ * the CRDs), then one call of the Helm program over all of them with the CRDs of the custom
+ * kinds, the Diff's first.
  */
 async function checkSchemas(
-  catalog: ApiCatalog,
   check: SchemaCheck,
   manifests: readonly ManifestDiff[],
   heads: RenderedObjects,
-  served: ServedApis
+  context: {
+    served: ServedApis
+    diff: DiffDefinitions
+    crds: Promise<JsonObject[]>
+    documents: Promise<{ found: Map<string, string> } | { error: unknown }>
+  }
 ): Promise<{ found: Map<string, Map<string, SchemaFinding[]>> } | { error: unknown }> {
+  const { served, diff } = context
   const targets: { manifest: string; key: string; object: JsonObject; gv: string }[] = []
   for (const m of manifests) {
     for (const e of m.entries) {
@@ -102,16 +126,20 @@ async function checkSchemas(
       const object = heads.get(m.manifest)?.get(e.key)
       if (k === undefined || object === undefined) continue
       const gv = k.group === '' ? k.version : `${k.group}/${k.version}`
-      if (!served.apiVersions.has(`${gv}/${k.kind}`)) continue
+      const own = diff.crds.get(`${k.group}/${k.kind}`)?.get(k.version)?.served === true
+      if (!own && !served.apiVersions.has(`${gv}/${k.kind}`)) continue
       targets.push({ manifest: m.manifest, key: e.key, object, gv })
     }
   }
   if (targets.length === 0) return { found: new Map() }
   try {
-    const documents = await catalog.schemas([...new Set(targets.map((t) => t.gv))])
+    const [read, crds] = await Promise.all([context.documents, context.crds])
+    if ('error' in read) return read
+    const gvs = new Set(targets.map((t) => t.gv))
     const results = await check(
-      Object.fromEntries(documents),
-      targets.map((t) => t.object)
+      Object.fromEntries([...read.found].filter(([gv]) => gvs.has(gv))),
+      targets.map((t) => t.object),
+      crds
     )
     const found = new Map<string, Map<string, SchemaFinding[]>>()
     targets.forEach((t, i) => {
@@ -126,6 +154,13 @@ async function checkSchemas(
     return { error }
   }
 }
+
+/** A CustomResourceDefinition of apiextensions.k8s.io/v1 (the version the Helm program reads). */
+const isDefinition = (o: JsonObject): boolean =>
+  o.kind === 'CustomResourceDefinition' && o.apiVersion === 'apiextensions.k8s.io/v1'
+
+const groupVersionOf = (k: KindRef): string =>
+  k.group === '' ? k.version : `${k.group}/${k.version}`
 
 const messageOf = (error: unknown): string =>
   error instanceof Error ? error.message : String(error)

@@ -56,6 +56,7 @@ function cancellableRenderer(module: RenderModule, signal: AbortSignal): RenderM
   const decode = module.decode?.bind(module)
   const readsOf = module.readsOf?.bind(module)
   const prepare = module.prepare?.bind(module)
+  const prepareCheck = module.prepareCheck?.bind(module)
   const underway = module.underway?.bind(module)
   const checkSchema = module.checkSchema?.bind(module)
   return {
@@ -66,12 +67,14 @@ function cancellableRenderer(module: RenderModule, signal: AbortSignal): RenderM
     ...(decode && { decode }),
     ...(readsOf && { readsOf }),
     ...(prepare && { prepare }),
+    ...(prepareCheck && { prepareCheck }),
     ...(underway && { underway }),
     ...(checkSchema && {
       checkSchema: (
         schemas: Parameters<typeof checkSchema>[0],
-        objects: Parameters<typeof checkSchema>[1]
-      ) => untilCancelled('check the schema', () => checkSchema(schemas, objects))
+        objects: Parameters<typeof checkSchema>[1],
+        crds?: Parameters<typeof checkSchema>[2]
+      ) => untilCancelled('check the schema', () => checkSchema(schemas, objects, crds))
     })
   }
 }

@@ -273,11 +273,21 @@ export function createEngine(settings: EngineSettings, given: EnginePorts): Engi
       const refused =
         guard.patterns.length > 0 ? contextGuardError(guard, session.context) : undefined
       if (refused !== undefined) throw new ClusterError(refused)
+      const apis = session.apis
+      const check = ports.renderer.checkSchema?.bind(ports.renderer)
       return planManifests(run.manifests, {
         build: renderer(run),
         cluster: session.cluster,
         log: ports.log,
-        fingerprintKey
+        fingerprintKey,
+        ...(apis && {
+          review: (diff, rendered) =>
+            reviewApis(apis, [diff], rendered, check).catch((error: unknown) => ({
+              notices: [
+                `The API checks were skipped (${error instanceof Error ? error.message : String(error)}).`
+              ]
+            }))
+        })
       })
     },
     async listState(run) {
@@ -340,6 +350,8 @@ export function createEngine(settings: EngineSettings, given: EnginePorts): Engi
       try {
         const session = await openSession()
         if (session.apis === undefined) return {}
+        if (diffs.some((d) => d.entries.some((e) => e.type === 'added' || e.type === 'modified')))
+          ports.renderer.prepareCheck?.()
         // The heads the Diff rendered (memoized), for the CRDs and APIServices among them.
         const changed = run.manifests.filter((m) =>
           diffs.some((d) => d.manifest === m.name && d.entries.length > 0)

@@ -12,11 +12,13 @@ import type { Cluster, ObjectRef } from '../apply/ports.js'
 import { buildFailure, messageOf } from '../apply/sync-manifest.js'
 import type { Manifest } from '../config/schema.js'
 import type { JsonObject } from '../go/yaml.js'
-import { diffLines } from '../report/content-diff.js'
+import { diffLines, type RenderedObjects } from '../report/content-diff.js'
+import type { ManifestDiff } from '../report/model.js'
 import { compareBytes } from '../state/byte-order.js'
 import { formatStateKey, stateKeyOf } from '../state/key.js'
 import { assessRisks } from '../risk/assess.js'
 import type { Risk } from '../risk/model.js'
+import type { ApiReview } from './api-review.js'
 import type { EngineLog } from './ports.js'
 
 /** One object that an apply would change: created, or updated with its diff lines. */
@@ -41,6 +43,8 @@ interface ObjectPlan {
   change?: PlanChange
   key: string
   head: JsonObject
+  /** The object as rendered (head is the dry run's result when there is one). */
+  rendered: JsonObject
   live?: JsonObject
   refusal?: string
 }
@@ -63,9 +67,16 @@ export async function planManifests(
     log: EngineLog
     /** The run's key for Secret fingerprints (src/report/secret-fingerprint.ts). */
     fingerprintKey: Uint8Array
+    /**
+     * The review's API and schema checks (docs/risks.md#schema-findings) of a manifest's
+     * created and updated objects, as rendered; absent: not checked.
+     */
+    review?: (diff: ManifestDiff, rendered: RenderedObjects) => Promise<ApiReview>
   }
 ): Promise<ManifestPlan[]> {
   const plans: ManifestPlan[] = []
+  // Each notice once, though every manifest is checked apart.
+  const noticed = new Set<string>()
   for (const m of manifests) {
     if (m.name === '') {
       deps.log.warn(`manifest has no name, skipping plan (type ${m.type})`)
@@ -84,7 +95,27 @@ export async function planManifests(
     )
     const found = objects.flatMap((o) => (o.change === undefined ? [] : [o.change]))
     if (found.length > 0) {
-      const risks = risksOf(m.name, objects)
+      const changed = objects.filter((o) => o.change !== undefined)
+      const diff: ManifestDiff = {
+        manifest: m.name,
+        type: m.type,
+        entries: changed.map((o) => ({
+          type: o.live === undefined ? 'added' : 'modified',
+          key: o.key
+        }))
+      }
+      const review =
+        deps.review === undefined
+          ? {}
+          : await deps.review(
+              diff,
+              new Map([[m.name, new Map(changed.map((o) => [o.key, o.rendered] as const))]])
+            )
+      for (const notice of review.notices ?? []) {
+        if (!noticed.has(notice)) deps.log.warn(notice)
+        noticed.add(notice)
+      }
+      const risks = risksOf(m.name, objects, review)
       plans.push({
         manifest: m.name,
         changes: found.sort(planOrder),
@@ -112,7 +143,7 @@ async function objectPlanOf(
     })
   })
   if (live === undefined)
-    return { key, head: object, change: { kind: 'create', resource, lines: [] } }
+    return { key, head: object, rendered: object, change: { kind: 'create', resource, lines: [] } }
   let refusal: string | undefined
   const proposed =
     cluster.dryRunApply === undefined
@@ -127,6 +158,7 @@ async function objectPlanOf(
   return {
     key,
     head: proposed,
+    rendered: object,
     live,
     ...(change === undefined ? {} : { change }),
     ...(refusal === undefined ? {} : { refusal })
@@ -135,7 +167,7 @@ async function objectPlanOf(
 
 // The changed objects as Diff entries, the live objects before and the dry runs after; every
 // object of the manifest is on the head side, so that its autoscalers are known.
-function risksOf(manifest: string, objects: readonly ObjectPlan[]): Risk[] {
+function risksOf(manifest: string, objects: readonly ObjectPlan[], review: ApiReview): Risk[] {
   const changed = objects.filter((o) => o.change !== undefined)
   const side = (pick: (o: ObjectPlan) => JsonObject | undefined) =>
     new Map([
@@ -168,7 +200,9 @@ function risksOf(manifest: string, objects: readonly ObjectPlan[]): Risk[] {
           objects.flatMap((o) => (o.refusal === undefined ? [] : [[o.key, o.refusal] as const]))
         )
       ]
-    ])
+    ]),
+    ...(review.apis === undefined ? {} : { apis: review.apis }),
+    ...(review.schema === undefined ? {} : { schema: review.schema })
   })
 }
 

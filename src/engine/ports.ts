@@ -41,8 +41,8 @@ export interface ApiCatalog {
   definitions(kinds: readonly KindRef[]): Promise<Map<string, JsonObject>>
   /**
    * The cluster's OpenAPI v3 documents of these group/versions, by group/version, as JSON text:
-   * the `/openapi/v3` index once per run, then each document by its hashed URL, all at once
-   * (docs/risks.md#schema-findings). A group/version the index does not list is left out.
+   * each `/openapi/v3/apis/<group>/<version>` once per run, all at once
+   * (docs/risks.md#schema-findings). A group/version the server does not serve is left out.
    */
   schemas(groupVersions: readonly string[]): Promise<Map<string, string>>
 }

@@ -104,13 +104,18 @@ export interface RenderModule {
   helmFactsOf?(release: HelmReleaseRender): HelmRenderFacts | undefined
   /**
    * Each object checked against the cluster's /openapi/v3 documents (by group/version) as the
-   * API server's server-side apply converts a patch (docs/risks.md#schema-findings), by the Helm
-   * program; null for an object no document declares the kind of.
+   * API server's server-side apply converts a patch, and a custom resource against its
+   * CustomResourceDefinition (among `crds`) as the server validates it: required fields, enums,
+   * formats, patterns and x-kubernetes-validations rules (docs/risks.md#schema-findings), by the
+   * Helm program; null for an object neither a document nor a CRD declares the kind of.
    */
   checkSchema?(
     schemas: Readonly<Record<string, string>>,
-    objects: readonly JsonObject[]
+    objects: readonly JsonObject[],
+    crds?: readonly JsonObject[]
   ): Promise<(SchemaFinding[] | null)[]>
+  /** Starts loading the program checkSchema will call, before it asks (natively only). */
+  prepareCheck?(): void
   /**
    * Starts loading what rendering manifests of these types needs, before the first render asks
    * (a failure is reported by that render).

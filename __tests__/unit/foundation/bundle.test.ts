@@ -109,9 +109,10 @@ describe('the bundle', () => {
     expect(readFileSync(join(out, 'licenses.txt'), 'utf8')).toContain('@actions/core')
   })
 
-  // docs/renderers.md: the render module may add at most 36 MB (11.4 MB of WebAssembly, 7.6 MB of
-  // native krusty and 15.8 MB of native Helm for Linux x64 and arm64); the rest keeps its 8 MB.
-  it('stays under the dist/ budgets: 8,000,000 bytes, plus 36,000,000 for the render module', () => {
+  // docs/renderers.md: the render module may add at most 42 MB (13.4 MB of WebAssembly, 7.6 MB of
+  // native krusty and 19.8 MB of native Helm for Linux x64 and arm64, which validate custom
+  // resources as the API server does); the rest keeps its 8 MB.
+  it('stays under the dist/ budgets: 8,000,000 bytes, plus 42,000,000 for the render module', () => {
     const sizes = readdirSync(out).map((f) => ({ f, bytes: statSync(join(out, f)).size }))
     const sum = (files: typeof sizes) => files.reduce((total, { bytes }) => total + bytes, 0)
     const renderer = sizes.filter(({ f }) => f.startsWith('render'))
@@ -124,7 +125,7 @@ describe('the bundle', () => {
       'render-kustomize.wasm.br',
       'render-licenses.txt'
     ])
-    expect(sum(renderer)).toBeLessThanOrEqual(36_000_000)
+    expect(sum(renderer)).toBeLessThanOrEqual(42_000_000)
     expect(sum(sizes) - sum(renderer)).toBeLessThanOrEqual(8_000_000)
   })
 

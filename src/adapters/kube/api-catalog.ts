@@ -14,8 +14,7 @@ import type { KubeDiscovery } from './discovery.js'
 
 /** The ApiCatalog port over one session's client and discovery cache. */
 export class KubeApiCatalog implements ApiCatalog {
-  private index: Promise<Map<string, string>> | undefined
-  private readonly documents = new Map<string, Promise<string>>()
+  private readonly documents = new Map<string, Promise<string | undefined>>()
 
   constructor(
     private readonly client: KubeClient,
@@ -54,45 +53,26 @@ export class KubeApiCatalog implements ApiCatalog {
     return new Map(found.filter((f) => f !== undefined))
   }
 
+  // Each document by its path, without the index's `?hash=…`: one round trip, beside
+  // discovery, where the index would put a second before it (docs/risks.md#cost-of-the-api-and-schema-checks).
+  // A group/version the server does not serve answers 404 and is left out.
   async schemas(groupVersions: readonly string[]): Promise<Map<string, string>> {
-    const index = await (this.index ??= this.readIndex())
     const read = await Promise.all(
       groupVersions.map(async (gv) => {
-        const url = index.get(gv.includes('/') ? `apis/${gv}` : `api/${gv}`)
-        if (url === undefined) return undefined
+        const url = `/openapi/v3/${gv.includes('/') ? 'apis' : 'api'}/${gv}`
         let document = this.documents.get(url)
         if (document === undefined) this.documents.set(url, (document = this.readDocument(url)))
-        return [gv, await document] as const
+        const text = await document
+        return text === undefined ? undefined : ([gv, text] as const)
       })
     )
     return new Map(read.filter((r) => r !== undefined))
   }
 
-  // `paths` of GET /openapi/v3: "apis/apps/v1" → "/openapi/v3/apis/apps/v1?hash=…".
-  private async readIndex(): Promise<Map<string, string>> {
-    const what = 'read the served OpenAPI schema index (GET /openapi/v3)'
-    const res = await this.client.request({ method: 'GET', path: '/openapi/v3' }, what)
-    if (res.status !== 200) throw responseError(what, res)
-    const body = jsonBody<{ paths?: Record<string, { serverRelativeURL?: unknown }> }>(what, res)
-    const index = new Map<string, string>()
-    for (const [path, entry] of Object.entries(body.paths ?? {})) {
-      if (typeof entry.serverRelativeURL === 'string') index.set(path, entry.serverRelativeURL)
-    }
-    return index
-  }
-
-  private async readDocument(url: string): Promise<string> {
-    const [path = url, query = ''] = url.split('?', 2)
+  private async readDocument(path: string): Promise<string | undefined> {
     const what = `read the served OpenAPI schema (GET ${path})`
-    const res = await this.client.request(
-      {
-        method: 'GET',
-        path,
-        query: Object.fromEntries(new URLSearchParams(query)),
-        accept: 'application/json'
-      },
-      what
-    )
+    const res = await this.client.request({ method: 'GET', path, accept: 'application/json' }, what)
+    if (res.status === 404) return undefined
     if (res.status !== 200) throw responseError(what, res)
     return res.body
   }

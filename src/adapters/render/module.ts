@@ -274,12 +274,23 @@ export function createGoRenderModule(options: RenderModuleOptions): GoRenderModu
     await Promise.all(nativeStarts.values())
     await new Promise((resolve) => setImmediate(resolve))
   }
+  const markCheckOnly = (): void => {
+    if (!hosts.has('helm') && !nativeStarts.has('helm')) checkOnly.add('helm')
+  }
+  // The native Helm program starts in the background for a schema check to come, as prepare()
+  // starts it for a render: unpacked and started while the cluster is read.
+  const prepareCheck = (): void => {
+    if (options.native === undefined) return
+    markCheckOnly()
+    host('helm').catch(() => undefined)
+  }
   const checkSchema = async (
     schemas: Readonly<Record<string, string>>,
-    objects: readonly JsonObject[]
+    objects: readonly JsonObject[],
+    crds: readonly JsonObject[] = []
   ): Promise<(SchemaFinding[] | null)[]> => {
-    if (!hosts.has('helm') && !nativeStarts.has('helm')) checkOnly.add('helm')
-    const response = await call('helm', { op: 'schema', input: { schemas, objects } })
+    markCheckOnly()
+    const response = await call('helm', { op: 'schema', input: { schemas, crds, objects } })
     const parsed = JSON.parse(response.output ?? '{}') as { results?: (SchemaFinding[] | null)[] }
     return parsed.results ?? []
   }
@@ -294,6 +305,7 @@ export function createGoRenderModule(options: RenderModuleOptions): GoRenderModu
     readsOf,
     helmFactsOf: (release) => helmFacts.get(JSON.stringify(helmOp(release))),
     checkSchema,
+    prepareCheck,
     prepare,
     underway
   }
