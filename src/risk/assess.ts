@@ -71,7 +71,10 @@ export function assessRisks(input: RiskInput): Risk[] {
       change.type === 'removed'
         ? []
         : (input.schema?.get(change.manifest)?.get(change.key) ?? []).map((f) =>
-            risk('rejected-by-schema', { path: f.path.replace(/^\./, ''), message: f.message })
+            risk('rejected-by-schema', {
+              path: f.path.replace(/^\./, ''),
+              message: secretSafeMessage(change.ref, f)
+            })
           )
     return [
       ...apis,
@@ -190,4 +193,17 @@ export function describeRisks(risks: readonly Risk[]): string {
 /** Findings of `kinds` that no annotation accepted: what `fail-on-risk` fails on. */
 export function failingRisks(risks: readonly Risk[], kinds: readonly RiskKind[]): Risk[] {
   return risks.filter((r) => kinds.includes(r.kind) && r.accepted !== true)
+}
+
+/**
+ * A schema finding's words, without a Secret's value: for a field under a v1 Secret's `data` or
+ * `stringData`, the server's message is cut before the value it quotes (structured-merge-diff
+ * writes `expected string, got &value.valueUnstructured{Value:12345}` for an unquoted number),
+ * which no comment, summary or report may show (SECURITY.md).
+ */
+function secretSafeMessage(ref: StateKey, f: { path: string; message: string }): string {
+  const isSecret = ref.group === '' && ref.version === 'v1' && ref.kind === 'Secret'
+  if (!isSecret || !/^\.(data|stringData)(\.|\[|$)/.test(f.path)) return f.message
+  const cut = f.message.search(/, got |: /)
+  return `${cut < 0 ? f.message : f.message.slice(0, cut)} (the value is not shown: it is a Secret's)`
 }

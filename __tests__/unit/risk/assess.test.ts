@@ -6,6 +6,7 @@ import {
   needsRecordedKeys
 } from '../../../src/risk/assess.js'
 import { parseRiskKinds } from '../../../src/risk/model.js'
+import { formatStateKey, stateKeyOf } from '../../../src/state/key.js'
 import { changeOf, obj } from './objects.js'
 
 const claim = (annotations?: Record<string, string>) =>
@@ -127,5 +128,41 @@ describe('the risk pass', () => {
     expect(() => parseRiskKinds('will-fail,fails', 'input "fail-on-risk"')).toThrow(
       'input "fail-on-risk" must list risk kinds among will-fail, rejected-by-schema, destroys-data, widens-access, fights-controller, deprecated-api, got "fails"'
     )
+  })
+
+  // The message as structured-merge-diff words an unquoted number where a string belongs (the API
+  // server's typed-patch error: ".data.VERSION: expected string, got &value.valueUnstructured{Value:1}").
+  describe('a schema finding under a Secret value', () => {
+    const unquoted = (kind: 'Secret' | 'ConfigMap', field: string) => {
+      const o = obj('v1', kind, { [field]: { password: 918273 } })
+      const key = formatStateKey(stateKeyOf('m', o))
+      const message = 'expected string, got &value.valueUnstructured{Value:918273}'
+      return assessRisks(
+        changeOf('added', undefined, o, {
+          schema: new Map([['m', new Map([[key, [{ path: `.${field}.password`, message }]]])]])
+        })
+      )
+    }
+
+    it.each(['data', 'stringData'])(
+      'keeps the words but not the value of a Secret’s %s',
+      (field) => {
+        const risks = unquoted('Secret', field)
+        expect(risks).toMatchObject([
+          {
+            kind: 'rejected-by-schema',
+            path: `${field}.password`,
+            message: "expected string (the value is not shown: it is a Secret's)"
+          }
+        ])
+        expect(JSON.stringify(risks)).not.toContain('918273')
+      }
+    )
+
+    it('keeps the server’s whole message for any other object', () => {
+      expect(unquoted('ConfigMap', 'data')[0]?.message).toBe(
+        'expected string, got &value.valueUnstructured{Value:918273}'
+      )
+    })
   })
 })
