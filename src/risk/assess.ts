@@ -16,6 +16,7 @@ import {
 } from './model.js'
 import { ruleApplies, riskRules } from './rules.js'
 import { apiFindings, type ApiContext } from './apis.js'
+import { isSecretKind, withoutQuotedValues } from '../objects/secret-values.js'
 
 /** Objects by manifest, then state key (the content diff's renders). */
 export type ObjectsByKey = ReadonlyMap<string, ReadonlyMap<string, JsonObject>>
@@ -73,7 +74,9 @@ export function assessRisks(input: RiskInput): Risk[] {
         : (input.schema?.get(change.manifest)?.get(change.key) ?? []).map((f) =>
             risk('rejected-by-schema', {
               path: f.path.replace(/^\./, ''),
-              message: secretSafeMessage(change.ref, f)
+              message: isSecretKind(apiVersionOf(change.ref))
+                ? withoutQuotedValues(f.message)
+                : f.message
             })
           )
     return [
@@ -195,15 +198,10 @@ export function failingRisks(risks: readonly Risk[], kinds: readonly RiskKind[])
   return risks.filter((r) => kinds.includes(r.kind) && r.accepted !== true)
 }
 
-/**
- * A schema finding's words, without a Secret's value: for a field under a v1 Secret's `data` or
- * `stringData`, the server's message is cut before the value it quotes (structured-merge-diff
- * writes `expected string, got &value.valueUnstructured{Value:12345}` for an unquoted number),
- * which no comment, summary or report may show (SECURITY.md).
- */
-function secretSafeMessage(ref: StateKey, f: { path: string; message: string }): string {
-  const isSecret = ref.group === '' && ref.version === 'v1' && ref.kind === 'Secret'
-  if (!isSecret || !/^\.(data|stringData)(\.|\[|$)/.test(f.path)) return f.message
-  const cut = f.message.search(/, got |: /)
-  return `${cut < 0 ? f.message : f.message.slice(0, cut)} (the value is not shown: it is a Secret's)`
+/** The apiVersion and kind of a state key. */
+function apiVersionOf(ref: StateKey): { apiVersion: string; kind: string } {
+  return {
+    apiVersion: ref.group === '' ? ref.version : `${ref.group}/${ref.version}`,
+    kind: ref.kind
+  }
 }

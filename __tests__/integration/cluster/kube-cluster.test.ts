@@ -191,6 +191,26 @@ describe('apply', () => {
     expect((error as ClusterError).code).toBe(404)
   })
 
+  it("names a Secret's refused field but not the value the server quotes", async () => {
+    const secret = (kind: string) => ({
+      apiVersion: 'v1',
+      kind,
+      metadata: { name: 'unquoted', namespace: ns },
+      data: { password: 918273 }
+    })
+    const refusal = async (kind: string) =>
+      String(((await admin.cluster.apply(secret(kind)).catch((e: unknown) => e)) as Error).message)
+    // The same mistake in a ConfigMap shows what the server says (structured-merge-diff's words).
+    expect(await refusal('ConfigMap')).toContain(
+      '.data.password: expected string, got &value.valueUnstructured{Value:918273}'
+    )
+    const message = await refusal('Secret')
+    expect(message).toContain(
+      '.data.password: expected string, got a value that is not shown (the object is a Secret)'
+    )
+    expect(message).not.toContain('918273')
+  })
+
   it('fails for a kind the server does not serve', async () => {
     await expect(
       admin.cluster.apply({

@@ -152,7 +152,7 @@ describe('the risk pass', () => {
           {
             kind: 'rejected-by-schema',
             path: `${field}.password`,
-            message: "expected string (the value is not shown: it is a Secret's)"
+            message: 'expected string, got a value that is not shown (the object is a Secret)'
           }
         ])
         expect(JSON.stringify(risks)).not.toContain('918273')

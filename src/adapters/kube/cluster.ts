@@ -4,6 +4,7 @@
  * deletes that ignore NotFound, and reads.
  */
 import { refOf } from '../../apply/object-ref.js'
+import { isSecretKind, withoutQuotedValues } from '../../objects/secret-values.js'
 import { ClusterError } from '../../errors.js'
 import type { Clock, Cluster, ObjectRef } from '../../apply/ports.js'
 import { systemClock } from '../clock.js'
@@ -240,7 +241,9 @@ export class KubeCluster implements Cluster, ObjectWatcher {
         throw notServed(ref, what)
       }
     }
-    throw responseError(what, res)
+    const error = responseError(what, res)
+    if (isSecretKind(ref)) error.message = withoutQuotedValues(error.message)
+    throw error
   }
 
   private async waitUntilGone(ref: ObjectRef): Promise<void> {
