@@ -46,6 +46,7 @@ import {
   describePath,
   readRequests,
   verbCounts,
+  waitGapUs,
   type AuditedRequest
 } from '../__tests__/bench/requests.js'
 import { runRiskScenario } from '../__tests__/bench/risk-scenario.js'
@@ -125,7 +126,7 @@ async function measureWithRequests(argv: string[], cwd: string): Promise<Run> {
   // The server writes an event once the response is complete; give the last one a moment.
   await new Promise((resolve) => setTimeout(resolve, 200))
   const requests: AuditedRequest[] = readRequests(auditLog, { from, fromMs, toMs })
-  const chain = criticalPath(requests, (rttMs / 2) * 1000)
+  const chain = criticalPath(requests, waitGapUs((rttMs / 2) * 1000))
   const run: Run = {
     ...m,
     requests: requests.length,

@@ -84,10 +84,19 @@ export function readRequests(
 }
 
 /**
+ * The gap that tells a request that waited for an answer from one sent beside it, through a
+ * delay of `oneWayDelayUs` each way (0 on loopback): a request that waited reaches the server
+ * at least a whole round trip after the answer it waited for; one that did not, within the
+ * client's own CPU time. Three quarters of a round trip leaves half a round trip of margin on
+ * both sides, so that a client slowed by a loaded machine is not counted as waiting.
+ */
+export function waitGapUs(oneWayDelayUs: number): number {
+  return oneWayDelayUs * 1.5
+}
+
+/**
  * The longest chain of requests where each was received at least `gapUs` after the previous one
- * completed, first to last. With a delay between client and server, a request that had to wait
- * for an answer arrives a whole round trip after it: half a round trip is the threshold that
- * tells waiting from jitter (0 on loopback). O(n log n).
+ * completed, first to last (waitGapUs gives the gap for a delay). O(n log n).
  */
 export function criticalPath(requests: readonly AuditedRequest[], gapUs: number): AuditedRequest[] {
   const byStart = [...requests.keys()].sort((a, b) => requests[a]!.startUs - requests[b]!.startUs)
