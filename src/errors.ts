@@ -92,6 +92,14 @@ export class ClusterError extends Error {
   }
 }
 
+/**
+ * The server serves no such kind at that group/version (a removed API, a CRD not installed):
+ * no object of it exists, and none can be written.
+ */
+export class NotServedError extends ClusterError {
+  override name = 'NotServedError'
+}
+
 /** No kubeconfig at all (none named, none at ~/.kube/config, not in a cluster). */
 export class NoKubeconfigError extends ClusterError {
   override name = 'NoKubeconfigError'

@@ -10,6 +10,7 @@ import { objectsByKey, type RenderedObjects } from '../report/content-diff.js'
 import type { ManifestDiff } from '../report/model.js'
 import type { Cluster } from '../apply/ports.js'
 import { buildFailure, ManifestError, messageOf, refOfKey } from '../apply/sync-manifest.js'
+import { NotServedError } from '../errors.js'
 import type { JsonObject } from '../go/yaml.js'
 
 /** Manifests rendered at once (as the Diff does). */
@@ -79,6 +80,8 @@ export async function liveObjectsOf(
     let refusal: string | undefined
     const [live, proposed] = await Promise.all([
       cluster.get(refOfKey(key)).catch((error: unknown) => {
+        // Nothing of a kind the server does not serve exists; the API check flags the object.
+        if (error instanceof NotServedError) return undefined
         throw new ManifestError(manifest, messageOf(error), { cause: error })
       }),
       object === undefined

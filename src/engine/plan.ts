@@ -10,6 +10,7 @@ import { mapConcurrently } from '../apply/layered-apply.js'
 import type { DesiredState } from '../apply/manifest-unit.js'
 import type { Cluster, ObjectRef } from '../apply/ports.js'
 import { buildFailure, messageOf } from '../apply/sync-manifest.js'
+import { NotServedError } from '../errors.js'
 import type { Manifest } from '../config/schema.js'
 import type { JsonObject } from '../go/yaml.js'
 import { diffLines, type RenderedObjects } from '../report/content-diff.js'
@@ -138,6 +139,9 @@ async function objectPlanOf(
   const key = formatStateKey(stateKeyOf(manifest, object))
   const resource = planResource(ref)
   const live = await cluster.get(ref).catch((error: unknown) => {
+    // Nothing of a kind the server does not serve exists: the object is one to create, and
+    // the review's API check says why that would fail (docs/risks.md#apis-the-cluster-does-not-serve).
+    if (error instanceof NotServedError) return undefined
     throw new Error(`failed to get live resource for ${resource}: ${messageOf(error)}`, {
       cause: error
     })

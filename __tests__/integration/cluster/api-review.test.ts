@@ -451,4 +451,25 @@ describe('plan', () => {
     )
     for (const line of lines) expect(line).toMatch(/^# {3}(rejected-by-schema|deprecated-api) /)
   })
+
+  it('plans an object of a version the server does not serve as one to create, with its finding', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'api-plan-'))
+    const file = writeProject(dir, [
+      { name: uniqueName('app'), objects: [configMap(ns, 'plain', { k: 'v' }), inNamespace(pdb)] }
+    ])
+    const r = await runCliInProcess(['plan', '-f', file], {
+      KUSTOMIZE_BIN: process.env.KUSTOMIZE_BIN,
+      KUBECONFIG: adminKubeconfig()
+    })
+    // Its GET could only fail: nothing of an unserved kind exists (the plan used to stop here).
+    expect(r).toMatchObject({ code: 0, stderr: '' })
+    expect(r.stdout).toContain(`PodDisruptionBudget/${ns}/web`)
+    expect(riskLines(r.stdout)).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^# {3}will-fail .*PodDisruptionBudget/${ns}/web apiVersion: policy/v1beta1 is not served by this cluster .*; use policy/v1$`
+        )
+      )
+    ])
+  })
 })

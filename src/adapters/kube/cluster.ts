@@ -5,7 +5,7 @@
  */
 import { refOf } from '../../apply/object-ref.js'
 import { isSecretKind, withoutQuotedValues } from '../../objects/secret-values.js'
-import { ClusterError } from '../../errors.js'
+import { ClusterError, NotServedError } from '../../errors.js'
 import type { Clock, Cluster, ObjectRef } from '../../apply/ports.js'
 import { systemClock } from '../clock.js'
 import { isJsonObject, type JsonObject } from '../../go/yaml.js'
@@ -313,8 +313,8 @@ export class KubeCluster implements Cluster, ObjectWatcher {
   }
 }
 
-function notServed(ref: ObjectRef, what: string): ClusterError {
-  return new ClusterError(
+function notServed(ref: ObjectRef, what: string): NotServedError {
+  return new NotServedError(
     `${what}: the API server does not serve kind ${ref.kind} in ${ref.apiVersion} (is its CRD installed?)`
   )
 }
