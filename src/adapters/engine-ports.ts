@@ -11,7 +11,7 @@ import type { PathPolicy } from '../config/confinement.js'
 import type { EngineLog, EnginePorts } from '../engine/ports.js'
 import { GO_TEMPLATE_PROGRAM, locateGoWasm, RENDER_PROGRAMS } from './render/go-wasm-files.js'
 import { createGoRenderModule, type GoRenderModule } from './render/module.js'
-import { locateNativeProgram, type RenderProgram } from './render/native-program.js'
+import { locateNativeProgram, unpackAhead, type RenderProgram } from './render/native-program.js'
 import { createRenderRecords } from './render/records.js'
 import type { TwinCheckout } from './render/reuse.js'
 import type { RenderLimits } from '../render/ports.js'
@@ -191,6 +191,12 @@ function sharedRenderModule(options: ProcessPortsOptions): GoRenderModule {
           ? {
               native: (program: RenderProgram) =>
                 locateNativeProgram(program, env, codeDir, options.tempDir, options.programCache),
+              ...(options.programCache === undefined
+                ? {
+                    nativeAhead: (program: RenderProgram) =>
+                      unpackAhead(program, env, codeDir, options.tempDir)
+                  }
+                : {}),
               onNativeFailure: (message: string, program: RenderProgram) =>
                 options.log.warn(
                   `The native ${program} program could not run (${message}); rendering with ` +

@@ -56,6 +56,7 @@ function cancellableRenderer(module: RenderModule, signal: AbortSignal): RenderM
   const decode = module.decode?.bind(module)
   const readsOf = module.readsOf?.bind(module)
   const prepare = module.prepare?.bind(module)
+  const unpackAhead = module.unpackAhead?.bind(module)
   const prepareCheck = module.prepareCheck?.bind(module)
   const underway = module.underway?.bind(module)
   const checkSchema = module.checkSchema?.bind(module)
@@ -67,6 +68,7 @@ function cancellableRenderer(module: RenderModule, signal: AbortSignal): RenderM
     ...(decode && { decode }),
     ...(readsOf && { readsOf }),
     ...(prepare && { prepare }),
+    ...(unpackAhead && { unpackAhead }),
     ...(prepareCheck && { prepareCheck }),
     ...(underway && { underway }),
     ...(checkSchema && {

@@ -191,6 +191,13 @@ export function createEngine(settings: EngineSettings, given: EnginePorts): Engi
   /** Starts the renderers the run's manifests need, before anything waits for the cluster. */
   const prepare = (run: ConfigRun): void =>
     ports.renderer.prepare?.(run.manifests.map((m) => m.type))
+  /**
+   * Unpacks, without starting, the programs a run with render records may need, where that
+   * costs this thread nothing: a render a record does not cover then waits for the program's
+   * start alone, and a run that renders nothing spent another core's time.
+   */
+  const unpackAhead = (run: ConfigRun): void =>
+    ports.renderer.unpackAhead?.(run.manifests.map((m) => m.type))
   // A run loaded for build or apply renders next (after `git rev-parse`, the session, the lock).
   const prepared = (run: ConfigRun): ConfigRun => {
     prepare(run)
@@ -247,6 +254,7 @@ export function createEngine(settings: EngineSettings, given: EnginePorts): Engi
       // same names (the named manifests); a failed read is reported by it.
       // Nor is the native program started before a render needs it: for a Diff with nothing to
       // render that start was the largest cost left (1.17x wall, paired; docs/benchmarks.md).
+      unpackAhead(run)
       const names = run.manifests.filter((m) => m.name !== '').map((m) => m.name)
       const stored = openSession().then((session) => session.store.readMany(names))
       stored.catch(() => undefined)
@@ -307,6 +315,7 @@ export function createEngine(settings: EngineSettings, given: EnginePorts): Engi
       // not hold: unpacking a program costs this thread more than the State read's wait it could
       // fill, which a no-change sync would spend for nothing (docs/benchmarks.md#program-on-demand).
       if (stateRead === undefined) prepare(run)
+      else unpackAhead(run)
       const render = !request.sync
         ? withObjectSizeLimit(delegateRenderer(run, true))
         : skip && stateRead

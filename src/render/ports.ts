@@ -122,6 +122,12 @@ export interface RenderModule {
    */
   prepare?(types: readonly string[]): void
   /**
+   * Makes ready, without starting, what rendering manifests of these types needs, where that
+   * costs this thread nothing (a native program unpacked by another process): for a run that
+   * renders only what its records do not cover, and may render nothing.
+   */
+  unpackAhead?(types: readonly string[]): void
+  /**
    * Resolves once the renders asked for so far are with a running program, or at once when no
    * program is starting. The engine waits for it before loading the cluster client, which holds
    * its thread for a while: the program renders meanwhile (docs/ARCHITECTURE.md#rendering-ahead).

@@ -25,6 +25,7 @@ import {
 import {
   locateNativeProgram,
   nativeArtifact,
+  unpackAhead,
   userCacheDir
 } from '../../../src/adapters/render/native-program.js'
 import { desiredEntries, objectsFromYaml } from '../../../src/objects/objects.js'
@@ -134,6 +135,34 @@ linuxOnly('unpacking', () => {
       expect(spawnSync(withCommand!, { input: '{"op":"versions"}\n' }).stdout.toString()).toContain(
         'sigs.k8s.io/kustomize/api'
       )
+    } finally {
+      rmSync(codeDir, { recursive: true, force: true })
+    }
+  })
+
+  it('unpacks ahead of the start with the zstd command only, from a bundle only', async () => {
+    const built = execFileSync(
+      'bash',
+      [path.join(srcDir, 'go/render/module/build.sh'), 'kustomize', 'native'],
+      { encoding: 'utf8' }
+    ).trim()
+    const artifact = nativeArtifact('kustomize')!
+    const codeDir = mkdtempSync(path.join(os.tmpdir(), 'tazuna-ahead-'))
+    try {
+      writeFileSync(path.join(codeDir, artifact), readFileSync(path.join(built, artifact)))
+      const ahead = await unpackAhead('kustomize', process.env, codeDir, codeDir)
+      expect(
+        readFileSync(ahead!).equals(zstdDecompressSync(readFileSync(path.join(built, artifact))))
+      ).toBe(true)
+      expect(statSync(ahead!).mode & 0o777).toBe(0o700)
+      expect(path.dirname(path.dirname(ahead!))).toBe(codeDir)
+      // Without the command this thread would unpack: that waits for a render to need it.
+      expect(await unpackAhead('kustomize', { PATH: codeDir }, codeDir)).toBeUndefined()
+      // From a checkout the build is made on first use, not ahead.
+      expect(await unpackAhead('kustomize', process.env, srcDir)).toBeUndefined()
+      expect(
+        await unpackAhead('kustomize', { ...process.env, TAZUNA_RENDER_NATIVE: 'off' }, codeDir)
+      ).toBeUndefined()
     } finally {
       rmSync(codeDir, { recursive: true, force: true })
     }
@@ -374,6 +403,31 @@ linuxOnly('what the native program does itself', () => {
       'the render needed more memory than max-render-memory (64.0 MiB) and was stopped'
     )
     await expect(module.kustomize(path.join(repo, 'small'))).resolves.toContain('name: small')
+  })
+
+  it('starts the program unpacked ahead, and unpacks at the start when that gave none', async () => {
+    for (const ahead of [executable, undefined]) {
+      const asked: string[] = []
+      const module = createGoRenderModule({
+        locate: renderModuleFiles,
+        native: () => {
+          asked.push('at the start')
+          return Promise.resolve(executable)
+        },
+        nativeAhead: () => {
+          asked.push('ahead')
+          return Promise.resolve(ahead)
+        },
+        onLoad: (_, __, runs) => asked.push(runs)
+      })
+      // Once per program, and none for what no program renders.
+      module.unpackAhead(['kustomize', 'raw'])
+      module.unpackAhead(['kustomize'])
+      await expect(module.kustomize(path.join(repo, 'small'))).resolves.toContain('name: small')
+      expect(asked).toEqual(
+        ahead === undefined ? ['ahead', 'at the start', 'native'] : ['ahead', 'native']
+      )
+    }
   })
 
   it('gives way to the WebAssembly build when it cannot start, and says why', async () => {

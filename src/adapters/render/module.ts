@@ -64,6 +64,12 @@ export interface RenderModuleOptions {
    * the WebAssembly program renders.
    */
   native?: (program: RenderProgram) => Promise<string | undefined>
+  /**
+   * The native program unpacked ahead of its start, off this thread, where that costs the
+   * thread nothing (src/adapters/render/native-program.ts#unpackAhead); undefined when it would
+   * (`native` unpacks at the start then).
+   */
+  nativeAhead?: (program: RenderProgram) => Promise<string | undefined>
   onNativeFailure?: (message: string, program: RenderProgram) => void
 }
 
@@ -91,6 +97,7 @@ export interface GoRenderModule extends RenderModule {
    * engine's WebAssembly renders then.
    */
   nativeTemplate(call: object): Promise<ProgramResponse | undefined>
+  unpackAhead(types: readonly string[]): void
 }
 
 /** A started program, in this thread or in a worker. */
@@ -120,12 +127,14 @@ export function createGoRenderModule(options: RenderModuleOptions): GoRenderModu
   const loaded = new Map<RenderProgram, RendererVersions>()
   // The native programs' starts, once asked for (see underway).
   const nativeStarts = new Map<RenderProgram, Promise<ProgramHost | undefined>>()
+  // The native programs unpacked ahead of their start (unpackAhead), once asked for.
+  const unpacked = new Map<RenderProgram, Promise<string | undefined>>()
   const startNative = async (program: RenderProgram): Promise<ProgramHost | undefined> => {
     if (options.native === undefined) return undefined
     const started = performance.now()
     try {
       // Unpacking (or, from source, building) it may fail too: then WebAssembly renders.
-      const executable = await options.native(program)
+      const executable = (await unpacked.get(program)) ?? (await options.native(program))
       if (executable === undefined) return undefined
       // One process for every render: Go runs its goroutines on all cores, and a second process
       // would pay the runtime's start and krusty's set-up again (the 21 renders of the bench
@@ -263,8 +272,21 @@ export function createGoRenderModule(options: RenderModuleOptions): GoRenderModu
   // nothing (docs/benchmarks.md).
   const prepare = (types: readonly string[]): void => {
     if (options.native === undefined) return
-    if (types.includes('kustomize')) host('kustomize').catch(() => undefined)
-    if (types.includes('helmfile')) host('helm').catch(() => undefined)
+    for (const program of programsOf(types)) host(program).catch(() => undefined)
+  }
+  // The native programs of these types unpacked, not started, where the unpacking costs this
+  // thread nothing: a run that may render nothing (a no-change sync with render records) gets
+  // its renders' program without waiting for the unpacking (docs/renderers.md#native-programs).
+  const unpackAhead = (types: readonly string[]): void => {
+    const ahead = options.nativeAhead
+    if (ahead === undefined || options.native === undefined) return
+    for (const program of programsOf(types)) {
+      if (nativeStarts.has(program) || unpacked.has(program)) continue
+      unpacked.set(
+        program,
+        ahead(program).catch(() => undefined)
+      )
+    }
   }
   // Once a native program answers, the renders waiting for it go out in that turn's
   // microtasks; one more turn, and they are with the program. A WebAssembly program is not
@@ -296,7 +318,7 @@ export function createGoRenderModule(options: RenderModuleOptions): GoRenderModu
   }
   const kustomizeRequest = (dir: string) => ({ op: 'kustomize', input: { dir } })
   const helmOp = (release: HelmReleaseRender) => ({ op: 'helm', input: helmRequest(release) })
-  const module: RenderModule = {
+  const module: RenderModule & Pick<GoRenderModule, 'unpackAhead'> = {
     kustomize: (dir) => render('kustomize', kustomizeRequest(dir)),
     helm: (release) => render('helm', helmOp(release)),
     loaded: merged,
@@ -307,6 +329,7 @@ export function createGoRenderModule(options: RenderModuleOptions): GoRenderModu
     checkSchema,
     prepareCheck,
     prepare,
+    unpackAhead,
     underway
   }
   /** The head's render of `request` when it holds for the base (see twin()). */
@@ -337,6 +360,7 @@ export function createGoRenderModule(options: RenderModuleOptions): GoRenderModu
       documentsOf,
       decode,
       prepare,
+      unpackAhead,
       underway,
       kustomize: async (dir) => {
         const headDir = counterpart(dir, checkout.base, checkout.head)
@@ -497,4 +521,12 @@ function helmRequest(release: HelmReleaseRender): object {
       ? { chartPath: chart.path }
       : { chartArchive: Buffer.from(chart.archive).toString('base64') })
   }
+}
+
+/** The programs rendering manifests of these types needs: krusty, the Helm SDK. */
+function programsOf(types: readonly string[]): RenderProgram[] {
+  return [
+    ...(types.includes('kustomize') ? (['kustomize'] as const) : []),
+    ...(types.includes('helmfile') ? (['helm'] as const) : [])
+  ]
 }

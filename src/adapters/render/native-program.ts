@@ -80,12 +80,42 @@ export async function locateNativeProgram(
     const cached = await cachedProgram(program, packed, cacheDir, env).catch(() => undefined)
     if (cached !== undefined) return cached
   }
-  const dir = mkdtempSync(path.join(tempDir ?? tmpdir(), 'tazuna-render-'))
-  process.once('exit', () => rmSync(dir, { recursive: true, force: true }))
-  const executable = path.join(dir, `render-${program}-${randomBytes(4).toString('hex')}`)
+  const executable = privatePlace(program, tempDir)
   if (!(await unpackWithCommand(packed, executable, env))) unpackInThisThread(packed, executable)
   chmodSync(executable, 0o700)
   return executable
+}
+
+/**
+ * The action's native program unpacked ahead of its start by the `zstd` command, in its own
+ * process, into a private directory as locateNativeProgram would; undefined where that would
+ * cost this thread (no `zstd` command: locateNativeProgram unpacks here when a render needs
+ * it), from a checkout (the build is made on first use), and with the command line's cache,
+ * which unpacks once per build. On a runner the command decodes on another core while the lock
+ * and the State read are waited for (docs/renderers.md#native-programs).
+ */
+export async function unpackAhead(
+  program: RenderProgram,
+  env: Readonly<Record<string, string | undefined>>,
+  codeDir: string,
+  tempDir?: string
+): Promise<string | undefined> {
+  if (env.TAZUNA_RENDER_NATIVE === 'off') return undefined
+  const artifact = nativeArtifact(program)
+  if (artifact === undefined) return undefined
+  const packed = path.join(codeDir, artifact)
+  if (!existsSync(packed) || commandOnPath('zstd', env.PATH ?? '') === undefined) return undefined
+  const executable = privatePlace(program, tempDir)
+  if (!(await unpackWithCommand(packed, executable, env))) return undefined
+  chmodSync(executable, 0o700)
+  return executable
+}
+
+/** A name for the program in a directory of this process's own, removed at its exit. */
+function privatePlace(program: RenderProgram, tempDir: string | undefined): string {
+  const dir = mkdtempSync(path.join(tempDir ?? tmpdir(), 'tazuna-render-'))
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }))
+  return path.join(dir, `render-${program}-${randomBytes(4).toString('hex')}`)
 }
 
 /**
