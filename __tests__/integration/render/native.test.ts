@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { execFileSync, spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
-import { writeFileSync } from 'node:fs'
+import { renameSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { zstdDecompressSync } from 'node:zlib'
@@ -197,8 +197,13 @@ linuxOnly('unpacking', () => {
       )
       expect(racing).toEqual([place, place])
       expect(readFileSync(place).equals(expected)).toBe(true)
+      // The program's sha256, and its identity in the file system when it was hashed.
+      const identity = (file: string) => {
+        const s = statSync(file, { bigint: true })
+        return `${s.dev}:${s.ino} ${s.size} ${s.mtimeNs} ${s.ctimeNs}`
+      }
       expect(readFileSync(`${place}.sha256`, 'utf8')).toBe(
-        `${createHash('sha256').update(expected).digest('hex')}\n`
+        `${createHash('sha256').update(expected).digest('hex')}\n${identity(place)}\n`
       )
       expect(readdirSync(path.dirname(place)).sort()).toEqual([
         'render-kustomize',
@@ -210,6 +215,13 @@ linuxOnly('unpacking', () => {
         await locateNativeProgram('kustomize', { PATH: codeDir }, codeDir, work, cacheDir)
       ).toBe(place)
       expect(statSync(place).ino).toBe(inode)
+      // The same bytes under a new identity (copied back): hashed, used, and recorded anew.
+      writeFileSync(`${place}.copy`, expected, { mode: 0o700 })
+      renameSync(`${place}.copy`, place)
+      expect(
+        await locateNativeProgram('kustomize', { PATH: codeDir }, codeDir, work, cacheDir)
+      ).toBe(place)
+      expect(readFileSync(`${place}.sha256`, 'utf8').split('\n')[1]).toBe(identity(place))
       // A program changed or cut short in the cache is not used: unpacked again.
       writeFileSync(place, expected.subarray(0, 1000), { mode: 0o700 })
       expect(await locateNativeProgram('kustomize', process.env, codeDir, work, cacheDir)).toBe(
