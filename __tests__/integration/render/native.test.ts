@@ -205,6 +205,10 @@ linuxOnly('unpacking', () => {
       expect(readFileSync(`${place}.sha256`, 'utf8')).toBe(
         `${createHash('sha256').update(expected).digest('hex')}\n${identity(place)}\n`
       )
+      // The compressed build's sha256, remembered by its identity: not hashed again.
+      expect(readFileSync(path.join(cacheDir, 'native', 'builds'), 'utf8')).toBe(
+        `${identity(path.join(codeDir, artifact))}\t${createHash('sha256').update(packed).digest('hex')}\n`
+      )
       expect(readdirSync(path.dirname(place)).sort()).toEqual([
         'render-kustomize',
         'render-kustomize.sha256'
