@@ -6,7 +6,10 @@ import { resourceOf } from '../state/key.js'
 import { describeRisks } from './assess.js'
 import type { Risk } from './model.js'
 
-/** `[]` without risks; else `Risks: <headline>` and `  <kind> <manifest>: <resource> <path>: why`. */
+/**
+ * `[]` without risks; else `Risks: <headline>` and `  <kind> <manifest>: <resource> <path>: why`,
+ * with the server's refusal and the warnings that confirm the finding (live mode) after it.
+ */
 export function risksText(risks: readonly Risk[]): string[] {
   if (risks.length === 0) return []
   return [
@@ -15,7 +18,11 @@ export function risksText(risks: readonly Risk[]): string[] {
       const where = `${r.manifest}: ${resourceOf(r.key)}${r.path === '' ? '' : ` ${r.path}`}`
       const accepted = r.accepted === true ? ' (accepted)' : ''
       const server = r.server === undefined ? '' : ` (the API server says: ${r.server})`
-      return `  ${r.kind}${accepted} ${where}: ${r.message}${server}`
+      const warns =
+        r.serverWarnings === undefined
+          ? ''
+          : ` (the API server's dry run warns: ${r.serverWarnings.join('; ')})`
+      return `  ${r.kind}${accepted} ${where}: ${r.message}${server}${warns}`
     })
   ]
 }
