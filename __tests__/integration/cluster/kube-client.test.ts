@@ -331,6 +331,33 @@ describe('KubeClient', () => {
     expect(server.requests).toHaveLength(5)
     expect(server.connections).toBe(1)
   })
+
+  // The values as kube-apiserver writes them: `299 - "<text>"` (apimachinery's
+  // NewWarningHeader), repeated headers and comma-separated warnings, the text in UTF-8.
+  it('keeps the texts of every Warning header over HTTP/1.1, once each, malformed ones dropped', async () => {
+    const server = http.createServer((req, res) => {
+      req.resume()
+      res.setHeader('Content-Type', 'application/json')
+      res.setHeader('Warning', [
+        '299 - "v1 is deprecated: use v2"',
+        '299 - "ça va \\"là\\"", 299 - "v1 is deprecated: use v2"',
+        'not a warning'
+      ])
+      res.end('{}')
+    })
+    const client = await clientFor(await listening(server))
+    const res = await client.request({ method: 'GET', path: '/api' }, 'probe')
+    client.close()
+    expect(res.warnings).toEqual(['v1 is deprecated: use v2', 'ça va "là"'])
+  })
+
+  it('leaves warnings out of a response that has none', async () => {
+    const server = await fakeServer([{ status: 200 }])
+    const client = await clientFor(server.url)
+    const res = await client.request({ method: 'GET', path: '/api' }, 'probe')
+    client.close()
+    expect(res).not.toHaveProperty('warnings')
+  })
 })
 
 describe('KubeClient credentials', () => {
