@@ -569,4 +569,29 @@ describe('plan', () => {
     )
     for (const line of lines) expect(line).toMatch(/^# {3}(rejected-by-schema|deprecated-api) /)
   })
+
+  it("gives an update's deprecated-api finding the warning of the server's dry run", async () => {
+    const live = inNamespace(widget('v1', uniqueName('kept')))
+    await admin.cluster.apply(live)
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'api-plan-'))
+    const file = writeProject(dir, [
+      { name: uniqueName('app'), objects: [{ ...live, spec: { size: 2 } }] }
+    ])
+    const r = await runCliInProcess(['plan', '-f', file], {
+      KUSTOMIZE_BIN: process.env.KUSTOMIZE_BIN,
+      KUBECONFIG: adminKubeconfig()
+    })
+    expect(r.code).toBe(0)
+    const name = (live.metadata as { name: string }).name
+    const warning = `${group}/v1 Widget is going away: use ${group}/v2`
+    expect(riskLines(r.stdout)).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^# {3}deprecated-api .*Widget/${ns}/${name} apiVersion: .*` +
+            escapeRegExp(`(the API server's dry run warns: ${warning})`) +
+            '$'
+        )
+      )
+    ])
+  })
 })
