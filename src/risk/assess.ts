@@ -54,59 +54,66 @@ export function assessRisks(input: RiskInput): Risk[] {
     ...(input.recorded === undefined ? {} : { recorded: input.recorded }),
     autoscalers: autoscalersOf([input.before, input.head])
   }
-  const risks = changesOf(input).flatMap((change) => {
-    const accepted = acceptedKinds(change.head ?? change.before)
-    const refusal = input.refusals?.get(change.manifest)?.get(change.key)
-    const warnings = dryRunWarnings(input, change)
-    const confirmed = new Set<string>()
-    const risk = (kind: RiskKind, f: { path: string; message: string }, said: string[] = []) => {
-      for (const w of said) confirmed.add(w)
-      const found: Risk = {
-        kind,
-        manifest: change.manifest,
-        key: change.key,
-        path: f.path,
-        message: f.message,
-        ...(accepted.has(kind) ? { accepted: true } : {}),
-        ...(refusal !== undefined && refusedKinds.has(kind) ? { server: refusal } : {}),
-        ...(said.length === 0 ? {} : { serverWarnings: said })
-      }
-      return found
-    }
-    const apis =
-      input.apis === undefined || change.type === 'removed'
-        ? []
-        : apiFindings(change.ref, input.apis).map((f) => {
-            const expected = f.serverWarning
-            const said =
-              expected === undefined ? [] : warnings.filter((w) => confirmsDeprecation(w, expected))
-            return risk(f.kind, f, said)
-          })
-    const schema =
-      change.type === 'removed'
-        ? []
-        : (input.schema?.get(change.manifest)?.get(change.key) ?? []).map((f) =>
-            risk('rejected-by-schema', {
-              path: f.path.replace(/^\./, ''),
-              message: isSecretKind(apiVersionOf(change.ref))
-                ? withoutQuotedValues(f.message)
-                : f.message
-            })
-          )
-    const rules = riskRules
-      .filter((rule) => ruleApplies(rule, change))
-      .flatMap((rule) => rule.check(change, context).map((f) => risk(rule.kind, f)))
-    // A warning no finding of the object accounts for is a finding of its own.
-    const unconfirmed = warnings
-      .filter((w) => !confirmed.has(w))
-      .map((w) => risk('server-warning', { path: '', message: w }))
-    return [...apis, ...schema, ...rules, ...unconfirmed]
-  })
+  const risks = changesOf(input).flatMap((change) => objectRisks(input, change, context))
   const order = (k: RiskKind): number => riskKinds.indexOf(k)
   return risks
     .map((risk, index) => ({ risk, index }))
     .sort((a, b) => order(a.risk.kind) - order(b.risk.kind) || a.index - b.index)
     .map((r) => r.risk)
+}
+
+// One object's findings: the API and schema checks', the rules', and the server's warnings of
+// its dry run that none of them accounts for.
+function objectRisks(input: RiskInput, change: ObjectChange, context: RiskContext): Risk[] {
+  const accepted = acceptedKinds(change.head ?? change.before)
+  const refusal = input.refusals?.get(change.manifest)?.get(change.key)
+  const warnings = dryRunWarnings(input, change)
+  const confirmed = new Set<string>()
+  const risk = (
+    kind: RiskKind,
+    f: { path: string; message: string },
+    said: string[] = []
+  ): Risk => {
+    for (const w of said) confirmed.add(w)
+    return {
+      kind,
+      manifest: change.manifest,
+      key: change.key,
+      path: f.path,
+      message: f.message,
+      ...(accepted.has(kind) ? { accepted: true } : {}),
+      ...(refusal !== undefined && refusedKinds.has(kind) ? { server: refusal } : {}),
+      ...(said.length === 0 ? {} : { serverWarnings: said })
+    }
+  }
+  const apis =
+    input.apis === undefined || change.type === 'removed'
+      ? []
+      : apiFindings(change.ref, input.apis).map((f) => {
+          const expected = f.serverWarning
+          const said =
+            expected === undefined ? [] : warnings.filter((w) => confirmsDeprecation(w, expected))
+          return risk(f.kind, f, said)
+        })
+  const schema =
+    change.type === 'removed'
+      ? []
+      : (input.schema?.get(change.manifest)?.get(change.key) ?? []).map((f) =>
+          risk('rejected-by-schema', {
+            path: f.path.replace(/^\./, ''),
+            message: isSecretKind(apiVersionOf(change.ref))
+              ? withoutQuotedValues(f.message)
+              : f.message
+          })
+        )
+  const rules = riskRules
+    .filter((rule) => ruleApplies(rule, change))
+    .flatMap((rule) => rule.check(change, context).map((f) => risk(rule.kind, f)))
+  // A warning no finding of the object accounts for is a finding of its own.
+  const unconfirmed = warnings
+    .filter((w) => !confirmed.has(w))
+    .map((w) => risk('server-warning', { path: '', message: w }))
+  return [...apis, ...schema, ...rules, ...unconfirmed]
 }
 
 /**
