@@ -12,6 +12,7 @@ import tls from 'node:tls'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from '@jest/globals'
 import { KubeClient } from '../../../src/adapters/kube/client.js'
+import { KubeCluster } from '../../../src/adapters/kube/cluster.js'
 import { KubeDiscovery } from '../../../src/adapters/kube/discovery.js'
 import { loadKubeConfig } from '../../../src/adapters/kube/config.js'
 import { openKubeSession } from '../../../src/adapters/kube/session.js'
@@ -349,6 +350,36 @@ describe('KubeClient', () => {
     const res = await client.request({ method: 'GET', path: '/api' }, 'probe')
     client.close()
     expect(res.warnings).toEqual(['v1 is deprecated: use v2', 'ça va "là"'])
+  })
+
+  // SECURITY.md: a Secret's value reaches no report. The words are structured-merge-diff's for a
+  // value of the wrong type, as src/objects/secret-values.ts quotes them.
+  it("gives a dry run's warnings beside the object, a Secret's without the value they quote", async () => {
+    const quoted = 'data.token: expected string, got &value.valueUnstructured{Value:918273}'
+    const server = await fakeServer([
+      { status: 200, body: { kind: 'x' }, headers: { Warning: `299 - "${quoted}"` } }
+    ])
+    const client = await clientFor(server.url)
+    const cluster = new KubeCluster(client, new KubeDiscovery(client))
+    const object = (kind: string) => ({
+      apiVersion: 'v1',
+      kind,
+      metadata: { name: 'n', namespace: 'ns' }
+    })
+    const secret = await cluster.dryRunApply(object('Secret'))
+    const configMap = await cluster.dryRunApply(object('ConfigMap'))
+    client.close()
+    expect(secret).toEqual({
+      object: { kind: 'x' },
+      warnings: [
+        'data.token: expected string, got a value that is not shown (the object is a Secret)'
+      ]
+    })
+    expect(configMap.warnings).toEqual([quoted])
+    expect(server.requests.map((r) => r.url)).toEqual([
+      '/api/v1/namespaces/ns/secrets/n?fieldManager=tazuna&force=true&fieldValidation=Strict&dryRun=All',
+      '/api/v1/namespaces/ns/configmaps/n?fieldManager=tazuna&force=true&fieldValidation=Strict&dryRun=All'
+    ])
   })
 
   it('leaves warnings out of a response that has none', async () => {
