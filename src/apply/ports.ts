@@ -74,9 +74,17 @@ export interface Cluster {
   get(ref: ObjectRef): Promise<JsonObject | undefined>
   /**
    * The object the server would store after applying `object` (server-side apply with
-   * `dryRun=All`, field manager `tazuna`, force): writes nothing. Content diffs in live mode.
+   * `dryRun=All`, field manager `tazuna`, force), and the warnings it answered with: writes
+   * nothing. Content diffs in live mode.
    */
-  dryRunApply?(object: JsonObject): Promise<JsonObject>
+  dryRunApply?(object: JsonObject): Promise<DryRunResult>
+}
+
+/** A dry run's answer: the object as the server would store it, and its `Warning` texts. */
+export interface DryRunResult {
+  object: JsonObject
+  /** In the order sent; a v1 Secret's without the values the server quotes. */
+  warnings: readonly string[]
 }
 
 /** Server version and served API resources, discovered once per run. */

@@ -96,6 +96,7 @@ export async function diffWithContent(
     head: found.sides?.head ?? none,
     ...(deps.prune === undefined ? {} : { prune: deps.prune }),
     ...(found.sides?.refusals === undefined ? {} : { refusals: found.sides.refusals }),
+    ...(found.sides?.warnings === undefined ? {} : { warnings: found.sides.warnings }),
     ...(apis === undefined ? {} : { apis }),
     ...(schema === undefined ? {} : { schema }),
     ...(await recordedKeys(engine, run, found.manifests))
@@ -129,6 +130,7 @@ interface FoundContent {
     before: RenderedObjects
     head: RenderedObjects
     refusals?: ReadonlyMap<string, ReadonlyMap<string, string>>
+    warnings?: ReadonlyMap<string, ReadonlyMap<string, readonly string[]>>
   }
 }
 
@@ -201,7 +203,7 @@ async function liveContent(
   )
   const headMs = deps.now() - started
   try {
-    const { live, proposed, refusals } = await engine.liveObjects(run, manifests)
+    const { live, proposed, refusals, warnings } = await engine.liveObjects(run, manifests)
     const diffs = computeContentDiffs(
       manifests,
       { before: live, head: proposed },
@@ -216,7 +218,7 @@ async function liveContent(
       manifests,
       notCompared,
       content: { source: 'live', diffs, timings },
-      sides: { before: live, head: proposed, refusals }
+      sides: { before: live, head: proposed, refusals, warnings }
     }
   } catch (error) {
     const notice = unavailableNotice('live', engine.redact(messageOf(error)))

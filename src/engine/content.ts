@@ -52,6 +52,8 @@ export interface LiveObjects {
   proposed: RenderedObjects
   /** The server's message for each object whose dry run it refused (by manifest, key). */
   refusals: ReadonlyMap<string, ReadonlyMap<string, string>>
+  /** The server's warnings of each object's dry run that had any (by manifest, key). */
+  warnings: ReadonlyMap<string, ReadonlyMap<string, readonly string[]>>
 }
 
 /** Reads and dry-run-applies this many objects at once. */
@@ -61,7 +63,8 @@ const LIVE_CONCURRENCY = 8
  * For every added, modified and removed entry: the live object (`get`) and the server's
  * dry-run result of the head object (what `kubectl diff` compares). An object whose dry run
  * the server refuses (its namespace is created by the same change, an immutable field) is
- * shown as rendered, and its message kept for the risk pass. Writes nothing.
+ * shown as rendered, and its message kept for the risk pass, as are the warnings a dry run
+ * answered with. Writes nothing.
  */
 export async function liveObjectsOf(
   diffs: readonly ManifestDiff[],
@@ -78,6 +81,7 @@ export async function liveObjectsOf(
   const pairs = await mapConcurrently(wanted, LIVE_CONCURRENCY, async ({ manifest, key }) => {
     const object = head.get(manifest)?.get(key)
     let refusal: string | undefined
+    let warnings: readonly string[] | undefined
     const [live, proposed] = await Promise.all([
       cluster.get(refOfKey(key)).catch((error: unknown) => {
         // Nothing of a kind the server does not serve exists; the API check flags the object.
@@ -86,16 +90,23 @@ export async function liveObjectsOf(
       }),
       object === undefined
         ? undefined
-        : dryRun(object).catch((error: unknown) => {
-            refusal = messageOf(error)
-            return object
-          })
+        : dryRun(object).then(
+            (answer) => {
+              if (answer.warnings.length > 0) warnings = answer.warnings
+              return answer.object
+            },
+            (error: unknown) => {
+              refusal = messageOf(error)
+              return object
+            }
+          )
     ])
-    return { manifest, key, live, proposed, refusal }
+    return { manifest, key, live, proposed, refusal, warnings }
   })
   const live = new Map<string, Map<string, JsonObject>>()
   const proposed = new Map<string, Map<string, JsonObject>>()
   const refusals = new Map<string, Map<string, string>>()
+  const warnings = new Map<string, Map<string, readonly string[]>>()
   const put = <T>(into: Map<string, Map<string, T>>, manifest: string, key: string, v?: T) => {
     if (v === undefined) return
     if (!into.has(manifest)) into.set(manifest, new Map())
@@ -105,6 +116,7 @@ export async function liveObjectsOf(
     put(live, p.manifest, p.key, p.live)
     put(proposed, p.manifest, p.key, p.proposed)
     put(refusals, p.manifest, p.key, p.refusal)
+    put(warnings, p.manifest, p.key, p.warnings)
   }
-  return { live, proposed, refusals }
+  return { live, proposed, refusals, warnings }
 }

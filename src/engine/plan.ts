@@ -48,6 +48,8 @@ interface ObjectPlan {
   rendered: JsonObject
   live?: JsonObject
   refusal?: string
+  /** The server's warnings of the dry run. */
+  warnings?: readonly string[]
 }
 
 /** GETs and dry runs in flight at once (Tazuna's liveGetConcurrency). */
@@ -149,13 +151,20 @@ async function objectPlanOf(
   if (live === undefined)
     return { key, head: object, rendered: object, change: { kind: 'create', resource, lines: [] } }
   let refusal: string | undefined
+  let warnings: readonly string[] = []
   const proposed =
     cluster.dryRunApply === undefined
       ? object
-      : await cluster.dryRunApply(object).catch((error: unknown) => {
-          refusal = messageOf(error)
-          return object
-        })
+      : await cluster.dryRunApply(object).then(
+          (answer) => {
+            warnings = answer.warnings
+            return answer.object
+          },
+          (error: unknown) => {
+            refusal = messageOf(error)
+            return object
+          }
+        )
   const lines = diffLines(live, proposed, { fingerprintKey })
   const change: PlanChange | undefined =
     lines.length === 0 ? undefined : { kind: 'update', resource, lines }
@@ -165,7 +174,8 @@ async function objectPlanOf(
     rendered: object,
     live,
     ...(change === undefined ? {} : { change }),
-    ...(refusal === undefined ? {} : { refusal })
+    ...(refusal === undefined ? {} : { refusal }),
+    ...(warnings.length === 0 ? {} : { warnings })
   }
 }
 
@@ -202,6 +212,14 @@ function risksOf(manifest: string, objects: readonly ObjectPlan[], review: ApiRe
         manifest,
         new Map(
           objects.flatMap((o) => (o.refusal === undefined ? [] : [[o.key, o.refusal] as const]))
+        )
+      ]
+    ]),
+    warnings: new Map([
+      [
+        manifest,
+        new Map(
+          objects.flatMap((o) => (o.warnings === undefined ? [] : [[o.key, o.warnings] as const]))
         )
       ]
     ]),

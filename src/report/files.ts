@@ -52,7 +52,8 @@ export function diffReportJson(report: DiffReport, options: { pullRequest?: numb
       path: r.path,
       message: r.message,
       accepted: r.accepted === true,
-      ...(r.server === undefined ? {} : { server: r.server })
+      ...(r.server === undefined ? {} : { server: r.server }),
+      ...(r.serverWarnings === undefined ? {} : { serverWarnings: r.serverWarnings })
     })),
     snapshot: report.snapshot ?? null,
     notCompared: report.notCompared ?? []

@@ -27,7 +27,14 @@ export interface PublishedReport {
   report: DiffReport
 }
 
-const limits = { manifests: 1000, entries: 50_000, problems: 1000, risks: 10_000, text: 65_536 }
+const limits = {
+  manifests: 1000,
+  entries: 50_000,
+  problems: 1000,
+  risks: 10_000,
+  warnings: 100,
+  text: 65_536
+}
 const topFields = [
   'schema',
   'kind',
@@ -222,7 +229,8 @@ function riskOf(value: unknown, index: number): Risk {
     'path',
     'message',
     'accepted',
-    'server'
+    'server',
+    'serverWarnings'
   ])
   if (!(riskKinds as readonly unknown[]).includes(r.kind))
     throw new ReportError(`${what}.kind is not a risk kind`)
@@ -239,7 +247,14 @@ function riskOf(value: unknown, index: number): Risk {
     ...(r.accepted ? { accepted: true } : {}),
     ...(r.server === undefined
       ? {}
-      : { server: inertMarkdown(text(r.server, `${what}.server`, limits.text)) })
+      : { server: inertMarkdown(text(r.server, `${what}.server`, limits.text)) }),
+    ...(r.serverWarnings === undefined
+      ? {}
+      : {
+          serverWarnings: list(r.serverWarnings, `${what}.serverWarnings`, limits.warnings).map(
+            (w, i) => inertMarkdown(text(w, `${what}.serverWarnings[${i}]`, limits.text))
+          )
+        })
   }
 }
 

@@ -15,7 +15,8 @@ export const riskLabels: Readonly<Record<RiskKind, string>> = {
   'destroys-data': 'deletes data',
   'widens-access': 'widens access',
   'fights-controller': 'fights a controller',
-  'deprecated-api': 'uses a deprecated API'
+  'deprecated-api': 'uses a deprecated API',
+  'server-warning': "warned of by the API server's dry run"
 }
 
 const lineLimit = 600
@@ -30,13 +31,20 @@ export function renderRisksSection(risks: readonly Risk[], limit: number): strin
   return `**⚠ ${escapeHtml(describeRisks(risks))}.** Review these first:\n\n${shown.join('')}${rest}\n`
 }
 
-/** One finding as a list line: kind, object, field, why (and the server's word, when given). */
+/**
+ * One finding as a list line: kind, object, field, why (and the server's words, when given: its
+ * refusal, its warnings that confirm the finding).
+ */
 function riskLine(r: Risk): string {
   const where = `${inlineCode(clip(`${r.manifest}: ${resourceOf(r.key)}`, 200))}${r.path === '' ? '' : ` ${inlineCode(clip(r.path, 200))}`}`
   const accepted = r.accepted === true ? ' _(accepted by annotation)_' : ''
   const server =
     r.server === undefined ? '' : ` — the API server says: ${escapeHtml(flat(r.server))}`
-  return `- **${riskLabels[r.kind]}**${accepted}: ${where}: ${clip(escapeHtml(flat(r.message)) + server, lineLimit)}\n`
+  const warns =
+    r.serverWarnings === undefined
+      ? ''
+      : ` — the API server's dry run warns: ${escapeHtml(flat(r.serverWarnings.join('; ')))}`
+  return `- **${riskLabels[r.kind]}**${accepted}: ${where}: ${clip(escapeHtml(flat(r.message)) + server + warns, lineLimit)}\n`
 }
 
 const flat = (text: string): string => text.replace(/\s*\r?\n\s*/g, ' ')

@@ -141,6 +141,19 @@ export interface ApiContext {
 /** A finding of the API checks: its kind and the finding. */
 export interface ApiFinding extends Finding {
   kind: 'will-fail' | 'deprecated-api'
+  /**
+   * A `deprecated-api` finding's warning as the API server words it on every request to the
+   * version, or the start of it; see {@link confirmsDeprecation}.
+   */
+  serverWarning?: string
+}
+
+/**
+ * Whether `warning`, sent by the API server, is the deprecation warning `expected` names: the
+ * same text (a CRD's), or it followed by more (a built-in's releases and replacement).
+ */
+export function confirmsDeprecation(warning: string, expected: string): boolean {
+  return warning === expected || warning.startsWith(`${expected} `)
 }
 
 /**
@@ -198,11 +211,15 @@ export function apiFindings(ref: StateKey, context: ApiContext): ApiFinding[] {
       lifecycle.replacement === undefined
         ? ''
         : `: use ${replacementText(lifecycle.replacement, ref.kind)}`
+    const gvKind = named.replace(/\/([^/]+)$/, ' $1')
     return [
       {
         kind: 'deprecated-api',
         path: 'apiVersion',
-        message: `${named.replace(/\/([^/]+)$/, ' $1')} is deprecated since Kubernetes ${lifecycle.deprecated}${goes}${use}`
+        message: `${gvKind} is deprecated since Kubernetes ${lifecycle.deprecated}${goes}${use}`,
+        // k8s.io/apiserver's deprecation.WarningMessage: "<group/version> <Kind> is deprecated
+        // in v<release>+", then the release that removes it and the replacement.
+        serverWarning: `${gvKind} is deprecated`
       }
     ]
   }
@@ -218,7 +235,8 @@ function deprecatedCrd(ref: StateKey, version: DefinedVersion | undefined): ApiF
     {
       kind: 'deprecated-api',
       path: 'apiVersion',
-      message: `the CustomResourceDefinition marks ${groupVersion(ref)} deprecated: ${JSON.stringify(warning)}`
+      message: `the CustomResourceDefinition marks ${groupVersion(ref)} deprecated: ${JSON.stringify(warning)}`,
+      serverWarning: warning
     }
   ]
 }

@@ -15,7 +15,7 @@ import {
   type RiskKind
 } from './model.js'
 import { ruleApplies, riskRules } from './rules.js'
-import { apiFindings, type ApiContext } from './apis.js'
+import { apiFindings, confirmsDeprecation, type ApiContext } from './apis.js'
 import { isSecretKind, withoutQuotedValues } from '../objects/secret-values.js'
 
 /** Objects by manifest, then state key (the content diff's renders). */
@@ -33,6 +33,8 @@ export interface RiskInput {
   recorded?: readonly string[]
   /** The API server's refusal of an object's dry run (live mode), by manifest and key. */
   refusals?: ObjectsByKeyOf<string>
+  /** The API server's warnings of an object's dry run (live mode), by manifest and key. */
+  warnings?: ObjectsByKeyOf<readonly string[]>
   /** What the cluster serves, for the API checks of added and modified objects (./apis.ts). */
   apis?: ApiContext
   /** The schema check's findings (the API server's words), by manifest and state key. */
@@ -52,46 +54,79 @@ export function assessRisks(input: RiskInput): Risk[] {
     ...(input.recorded === undefined ? {} : { recorded: input.recorded }),
     autoscalers: autoscalersOf([input.before, input.head])
   }
-  const risks = changesOf(input).flatMap((change) => {
-    const accepted = acceptedKinds(change.head ?? change.before)
-    const refusal = input.refusals?.get(change.manifest)?.get(change.key)
-    const risk = (kind: RiskKind, f: { path: string; message: string }): Risk => ({
+  const risks = changesOf(input).flatMap((change) => objectRisks(input, change, context))
+  const order = (k: RiskKind): number => riskKinds.indexOf(k)
+  return risks
+    .map((risk, index) => ({ risk, index }))
+    .sort((a, b) => order(a.risk.kind) - order(b.risk.kind) || a.index - b.index)
+    .map((r) => r.risk)
+}
+
+// One object's findings: the API and schema checks', the rules', and the server's warnings of
+// its dry run that none of them accounts for.
+function objectRisks(input: RiskInput, change: ObjectChange, context: RiskContext): Risk[] {
+  const accepted = acceptedKinds(change.head ?? change.before)
+  const refusal = input.refusals?.get(change.manifest)?.get(change.key)
+  const warnings = dryRunWarnings(input, change)
+  const confirmed = new Set<string>()
+  const risk = (
+    kind: RiskKind,
+    f: { path: string; message: string },
+    said: string[] = []
+  ): Risk => {
+    for (const w of said) confirmed.add(w)
+    return {
       kind,
       manifest: change.manifest,
       key: change.key,
       path: f.path,
       message: f.message,
       ...(accepted.has(kind) ? { accepted: true } : {}),
-      ...(refusal !== undefined && kind === 'will-fail' ? { server: refusal } : {})
-    })
-    const apis =
-      input.apis === undefined || change.type === 'removed'
-        ? []
-        : apiFindings(change.ref, input.apis).map((f) => risk(f.kind, f))
-    const schema =
-      change.type === 'removed'
-        ? []
-        : (input.schema?.get(change.manifest)?.get(change.key) ?? []).map((f) =>
-            risk('rejected-by-schema', {
-              path: f.path.replace(/^\./, ''),
-              message: isSecretKind(apiVersionOf(change.ref))
-                ? withoutQuotedValues(f.message)
-                : f.message
-            })
-          )
-    return [
-      ...apis,
-      ...schema,
-      ...riskRules
-        .filter((rule) => ruleApplies(rule, change))
-        .flatMap((rule) => rule.check(change, context).map((f) => risk(rule.kind, f)))
-    ]
-  })
-  const order = (k: RiskKind): number => riskKinds.indexOf(k)
-  return risks
-    .map((risk, index) => ({ risk, index }))
-    .sort((a, b) => order(a.risk.kind) - order(b.risk.kind) || a.index - b.index)
-    .map((r) => r.risk)
+      ...(refusal !== undefined && refusedKinds.has(kind) ? { server: refusal } : {}),
+      ...(said.length === 0 ? {} : { serverWarnings: said })
+    }
+  }
+  const apis =
+    input.apis === undefined || change.type === 'removed'
+      ? []
+      : apiFindings(change.ref, input.apis).map((f) => {
+          const expected = f.serverWarning
+          const said =
+            expected === undefined ? [] : warnings.filter((w) => confirmsDeprecation(w, expected))
+          return risk(f.kind, f, said)
+        })
+  const schema =
+    change.type === 'removed'
+      ? []
+      : (input.schema?.get(change.manifest)?.get(change.key) ?? []).map((f) =>
+          risk('rejected-by-schema', {
+            path: f.path.replace(/^\./, ''),
+            message: isSecretKind(apiVersionOf(change.ref))
+              ? withoutQuotedValues(f.message)
+              : f.message
+          })
+        )
+  const rules = riskRules
+    .filter((rule) => ruleApplies(rule, change))
+    .flatMap((rule) => rule.check(change, context).map((f) => risk(rule.kind, f)))
+  // A warning no finding of the object accounts for is a finding of its own.
+  const unconfirmed = warnings
+    .filter((w) => !confirmed.has(w))
+    .map((w) => risk('server-warning', { path: '', message: w }))
+  return [...apis, ...schema, ...rules, ...unconfirmed]
+}
+
+/**
+ * The kinds of finding a refused dry run confirms: the server refuses the change
+ * (`will-fail`) or the object (`rejected-by-schema`: with `fieldValidation=Strict` an
+ * undeclared field fails the dry run as it fails the apply).
+ */
+const refusedKinds: ReadonlySet<RiskKind> = new Set(['will-fail', 'rejected-by-schema'])
+
+// The warnings of the object's dry run; a removed object had none.
+function dryRunWarnings(input: RiskInput, change: ObjectChange): readonly string[] {
+  if (change.type === 'removed') return []
+  return input.warnings?.get(change.manifest)?.get(change.key) ?? []
 }
 
 /** True when a rule would count what State records: a Namespace or a CRD is removed. */
@@ -176,7 +211,8 @@ const HEADLINE: Record<RiskKind, (n: number) => string> = {
   'destroys-data': (n) => `${n} delete${n === 1 ? 's' : ''} data`,
   'widens-access': (n) => `${n} widen${n === 1 ? 's' : ''} access`,
   'fights-controller': (n) => `${n} fight${n === 1 ? 's' : ''} another controller`,
-  'deprecated-api': (n) => `${n} use${n === 1 ? 's' : ''} a deprecated API`
+  'deprecated-api': (n) => `${n} use${n === 1 ? 's' : ''} a deprecated API`,
+  'server-warning': (n) => `${n} warning${n === 1 ? '' : 's'} from the API server's dry run`
 }
 
 /**

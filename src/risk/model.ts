@@ -1,7 +1,7 @@
 /**
  * What the risk pass finds (docs/risks.md): a change a reviewer must not miss, because the API
  * server will refuse it, it deletes data, it widens access, or another controller owns the
- * field; and an API version on its way out. Plain data; the rules are in `./rules.ts`, the API
+ * field; an API version on its way out; and what the API server's own dry run warns of. Plain data; the rules are in `./rules.ts`, the API
  * checks in `./apis.ts`.
  */
 import type { JsonObject } from '../go/yaml.js'
@@ -15,7 +15,8 @@ export const riskKinds = [
   'destroys-data',
   'widens-access',
   'fights-controller',
-  'deprecated-api'
+  'deprecated-api',
+  'server-warning'
 ] as const
 
 /** One kind of risk. */
@@ -32,8 +33,16 @@ export interface Risk {
   message: string
   /** Silenced by the object's `tazuna-action/accept-risk` annotation: shown, never failing. */
   accepted?: boolean
-  /** The API server's own refusal, when live mode's dry run reported one for this object. */
+  /**
+   * The API server's own refusal, when live mode's dry run reported one for this object (on its
+   * `will-fail` and `rejected-by-schema` findings).
+   */
   server?: string
+  /**
+   * The warnings of live mode's dry run of this object that confirm this finding, in the
+   * server's words (a `deprecated-api` finding's deprecation warning).
+   */
+  serverWarnings?: string[]
 }
 
 /** One changed object as the rules see it: its Diff entry and both sides of its content diff. */

@@ -93,8 +93,15 @@ const inNamespace = (o: JsonObject): JsonObject => ({
   metadata: { ...(o.metadata as JsonObject), namespace: ns }
 })
 
-/** `state diff --content` as `kubeconfig`'s user over a base commit of one ConfigMap plus `added`. */
-async function reviewed(added: JsonObject[], kubeconfig = adminKubeconfig()): Promise<CliResult> {
+/**
+ * `state diff --content` (`--content=live` with `live`) as `kubeconfig`'s user over a base
+ * commit of one ConfigMap plus `added`.
+ */
+async function reviewed(
+  added: JsonObject[],
+  kubeconfig = adminKubeconfig(),
+  { live = false } = {}
+): Promise<CliResult> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'api-review-'))
   const app = uniqueName('app')
   writeProject(dir, [{ name: app, objects: [configMap(ns, 'base', { k: 'v' })] }])
@@ -102,7 +109,7 @@ async function reviewed(added: JsonObject[], kubeconfig = adminKubeconfig()): Pr
   const file = writeProject(dir, [
     { name: app, objects: [configMap(ns, 'base', { k: 'v' }), ...added.map(inNamespace)] }
   ])
-  return runCliInProcess(['state', 'diff', '--content', '-f', file], {
+  return runCliInProcess(['state', 'diff', live ? '--content=live' : '--content', '-f', file], {
     KUSTOMIZE_BIN: process.env.KUSTOMIZE_BIN,
     KUBECONFIG: kubeconfig
   })
@@ -388,6 +395,117 @@ describe('the schema checks of custom resources at review', () => {
   })
 })
 
+// docs/risks.md#what-live-mode-adds: the server's dry run of every added and modified object
+// confirms the findings in its own words. The warnings' texts are the server's: the CRD's
+// deprecationWarning (with a character outside ASCII, which the Warning header carries as
+// UTF-8), and k8s.io/kubernetes v1.37.2's pkg/api/pod/warnings.go for a fractional memory limit.
+describe('live mode', () => {
+  let sprocketGroup: string
+  beforeAll(async () => {
+    sprocketGroup = `${uniqueName('sprockets')}.example.com`
+    const definition = JSON.parse(
+      JSON.stringify(widgetDefinition(sprocketGroup))
+        .replaceAll('widget', 'sprocket')
+        .replaceAll('Widget', 'Sprocket')
+        .replace('is going away: use', 'is going away → use')
+    ) as JsonObject
+    await admin.cluster.apply(definition)
+  })
+  const sprocket = (version: string, name: string): JsonObject => ({
+    apiVersion: `${sprocketGroup}/${version}`,
+    kind: 'Sprocket',
+    metadata: { name },
+    spec: { size: 1 }
+  })
+
+  it("shows the server's deprecation warning beside the deprecated-api finding it confirms", async () => {
+    const r = await reviewed([sprocket('v1', 'old'), sprocket('v2', 'new')], adminKubeconfig(), {
+      live: true
+    })
+    expect(r).toMatchObject({ code: 0, stderr: '' })
+    const warning = `${sprocketGroup}/v1 Sprocket is going away → use ${sprocketGroup}/v2`
+    expect(riskLines(r.stdout)).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^# {3}deprecated-api .*Sprocket/${ns}/old apiVersion: the CustomResourceDefinition marks .*` +
+            escapeRegExp(` (the API server's dry run warns: ${warning})`) +
+            '$'
+        )
+      )
+    ])
+    // The server sends it on every request to the version, word for word.
+    const said = await admin.client.request(
+      {
+        method: 'GET',
+        path: `/apis/${sprocketGroup}/v1/namespaces/${ns}/sprockets`
+      },
+      'list sprockets'
+    )
+    expect(said.warnings).toEqual([warning])
+  })
+
+  it('lists a warning that confirms no finding as a finding of its own', async () => {
+    const deployment: JsonObject = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'fraction' },
+      spec: {
+        selector: { matchLabels: { app: 'fraction' } },
+        template: {
+          metadata: { labels: { app: 'fraction' } },
+          spec: {
+            containers: [
+              {
+                name: 'web',
+                image: 'registry.example/web:1',
+                resources: { limits: { memory: '1500m' } }
+              }
+            ]
+          }
+        }
+      }
+    }
+    const r = await reviewed([deployment], adminKubeconfig(), { live: true })
+    expect(r).toMatchObject({ code: 0, stderr: '' })
+    expect(riskLines(r.stdout)).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^# {3}server-warning app-[^:]*: apps/v1/Deployment/${ns}/fraction: ` +
+            escapeRegExp(
+              'spec.template.spec.containers[0].resources.limits[memory]: fractional byte value "1500m" is invalid, must be an integer'
+            ) +
+            '$'
+        )
+      )
+    ])
+    // Without the dry run there is nothing to say.
+    const base = await reviewed([deployment])
+    expect(riskLines(base.stdout)).toEqual([])
+  })
+
+  it("gives an undeclared field's schema finding the server's refusal of the dry run", async () => {
+    const r = await reviewed([mistaken], adminKubeconfig(), { live: true })
+    expect(r).toMatchObject({ code: 0, stderr: '' })
+    const lines = riskLines(r.stdout)
+    expect(lines.length).toBeGreaterThanOrEqual(1)
+    for (const line of lines) {
+      expect(line).toMatch(/^# {3}rejected-by-schema /)
+      expect(line).toMatch(
+        new RegExp(
+          `\\(the API server says: dry-run apply apps/v1 Deployment ${ns}/web: HTTP 500 failed to create typed patch object \\(${ns}/web; apps/v1, Kind=Deployment\\): .*\\.spec\\.replica: field not declared in schema.*\\)$`
+        )
+      )
+    }
+    expect(lines).toContainEqual(
+      expect.stringContaining(
+        `Deployment/${ns}/web spec.replica: .spec.replica: field not declared in schema (the API server says: `
+      )
+    )
+  })
+})
+
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+
 describe('check --cluster', () => {
   /** `check --cluster` over a working tree of `objects` (no base, no Diff). */
   async function checked(objects: JsonObject[]): Promise<CliResult> {
@@ -468,6 +586,31 @@ describe('plan', () => {
       expect.stringMatching(
         new RegExp(
           `^# {3}will-fail .*PodDisruptionBudget/${ns}/web apiVersion: policy/v1beta1 is not served by this cluster .*; use policy/v1$`
+        )
+      )
+    ])
+  })
+
+  it("gives an update's deprecated-api finding the warning of the server's dry run", async () => {
+    const live = inNamespace(widget('v1', uniqueName('kept')))
+    await admin.cluster.apply(live)
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'api-plan-'))
+    const file = writeProject(dir, [
+      { name: uniqueName('app'), objects: [{ ...live, spec: { size: 2 } }] }
+    ])
+    const r = await runCliInProcess(['plan', '-f', file], {
+      KUSTOMIZE_BIN: process.env.KUSTOMIZE_BIN,
+      KUBECONFIG: adminKubeconfig()
+    })
+    expect(r.code).toBe(0)
+    const name = (live.metadata as { name: string }).name
+    const warning = `${group}/v1 Widget is going away: use ${group}/v2`
+    expect(riskLines(r.stdout)).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^# {3}deprecated-api .*Widget/${ns}/${name} apiVersion: .*` +
+            escapeRegExp(`(the API server's dry run warns: ${warning})`) +
+            '$'
         )
       )
     ])

@@ -77,7 +77,7 @@ async function willFailPaths(live: JsonObject, after: JsonObject): Promise<strin
   let head = after
   let refusal: string | undefined
   try {
-    head = await admin.cluster.dryRunApply(after)
+    head = (await admin.cluster.dryRunApply(after)).object
   } catch (error) {
     refusal = error instanceof Error ? error.message : String(error)
   }

@@ -133,7 +133,7 @@ describe('readSettings', () => {
       ['will-fail', 'destroys-data']
     )
     expect(() => readSettings(source({ 'fail-on-risk': 'will-fail,data' }))).toThrow(
-      /input "fail-on-risk" must list risk kinds among will-fail, rejected-by-schema, destroys-data, widens-access, fights-controller, deprecated-api, got "data"/
+      /input "fail-on-risk" must list risk kinds among will-fail, rejected-by-schema, destroys-data, widens-access, fights-controller, deprecated-api, server-warning, got "data"/
     )
   })
 

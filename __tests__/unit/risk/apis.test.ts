@@ -60,7 +60,8 @@ describe('apiFindings', () => {
         kind: 'deprecated-api',
         path: 'apiVersion',
         message:
-          'policy/v1beta1 PodDisruptionBudget is deprecated since Kubernetes 1.21; it is removed in Kubernetes 1.25: use policy/v1'
+          'policy/v1beta1 PodDisruptionBudget is deprecated since Kubernetes 1.21; it is removed in Kubernetes 1.25: use policy/v1',
+        serverWarning: 'policy/v1beta1 PodDisruptionBudget is deprecated'
       }
     ])
     // Before the release that deprecates it, as the API server, nothing.

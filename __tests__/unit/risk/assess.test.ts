@@ -126,7 +126,7 @@ describe('the risk pass', () => {
       'destroys-data'
     ])
     expect(() => parseRiskKinds('will-fail,fails', 'input "fail-on-risk"')).toThrow(
-      'input "fail-on-risk" must list risk kinds among will-fail, rejected-by-schema, destroys-data, widens-access, fights-controller, deprecated-api, got "fails"'
+      'input "fail-on-risk" must list risk kinds among will-fail, rejected-by-schema, destroys-data, widens-access, fights-controller, deprecated-api, server-warning, got "fails"'
     )
   })
 

@@ -3,6 +3,7 @@
  * value or a ClusterError that names the request, the status, the reason and the message.
  */
 import { ClusterError } from '../../errors.js'
+import { parseWarningHeaders } from '../../go/warning-header.js'
 
 /** One API request; `path` starts with `/api` or `/apis`. */
 export interface KubeRequest {
@@ -27,6 +28,21 @@ export interface KubeResponse {
   body: string
   /** The Retry-After header in seconds, when the server sent a numeric one. */
   retryAfterSeconds?: number
+  /**
+   * The texts of the server's `Warning` headers (`299 - "text"`: a deprecated API, a field it
+   * will ignore), in the order sent; absent when it sent none.
+   */
+  warnings?: string[]
+}
+
+/**
+ * The texts of a response's `Warning` header values (one character per byte, as Node's parsers
+ * give them), read as client-go reads them: malformed ones are dropped, repeats kept once.
+ */
+export function warningsOf(values: readonly string[] | undefined): { warnings?: string[] } {
+  if (values === undefined || values.length === 0) return {}
+  const texts = [...new Set(parseWarningHeaders(values).warnings.map((w) => w.text))]
+  return texts.length === 0 ? {} : { warnings: texts }
 }
 
 /** The parts of a Kubernetes `Status` body worth showing to a user. */

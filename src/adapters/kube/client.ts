@@ -12,7 +12,7 @@ import https from 'node:https'
 import { ClusterError } from '../../errors.js'
 import type { Clock } from '../../apply/ports.js'
 import { systemClock } from '../clock.js'
-import { responseError, type KubeRequest, type KubeResponse } from './api-response.js'
+import { responseError, warningsOf, type KubeRequest, type KubeResponse } from './api-response.js'
 import type { KubeCredentials, LoadedKubeConfig } from './config.js'
 import { connectH2, NOT_SENT, requestH2, Slots, streamH2 } from './h2-session.js'
 import {
@@ -261,7 +261,8 @@ export class KubeClient {
           timeoutMs: this.retry.requestTimeoutMs
         })
       )
-      return { ...res, ...retryAfterOf(res.retryAfter) }
+      const { warnings, retryAfter, ...rest } = res
+      return { ...rest, ...retryAfterOf(retryAfter), ...warningsOf(warnings) }
     }
     const agent = viaProxy ? (opts.agent as http.Agent) : this.agentFor(opts, isHttps)
     return await new Promise<KubeResponse>((resolve, reject) => {
@@ -276,7 +277,8 @@ export class KubeClient {
               status: res.statusCode ?? 0,
               contentType: String(res.headers['content-type'] ?? ''),
               body: Buffer.concat(chunks).toString('utf8'),
-              ...retryAfterOf(res.headers['retry-after'])
+              ...retryAfterOf(res.headers['retry-after']),
+              ...warningsOf(res.headersDistinct.warning)
             })
           )
           res.on('error', reject)

@@ -6,7 +6,7 @@
 import { refOf } from '../../apply/object-ref.js'
 import { isSecretKind, withoutQuotedValues } from '../../objects/secret-values.js'
 import { ClusterError, NotServedError } from '../../errors.js'
-import type { Clock, Cluster, ObjectRef } from '../../apply/ports.js'
+import type { Clock, Cluster, DryRunResult, ObjectRef } from '../../apply/ports.js'
 import { systemClock } from '../clock.js'
 import { isJsonObject, type JsonObject } from '../../go/yaml.js'
 import { wellKnownResource } from '../../objects/well-known-resources.js'
@@ -80,7 +80,7 @@ export class KubeCluster implements Cluster, ObjectWatcher {
     if (isCrd(ref)) await this.waitUntilCrdServed(object, ref)
   }
 
-  async dryRunApply(object: JsonObject): Promise<JsonObject> {
+  async dryRunApply(object: JsonObject): Promise<DryRunResult> {
     const ref = refOf(object)
     const what = `dry-run apply ${describeRef(ref)}`
     const res = await this.write(ref, what, (path) => ({
@@ -95,7 +95,11 @@ export class KubeCluster implements Cluster, ObjectWatcher {
       body: applyBody(object),
       contentType: 'application/apply-patch+yaml'
     }))
-    return jsonBody<JsonObject>(what, res)
+    const warnings = res.warnings ?? []
+    return {
+      object: jsonBody<JsonObject>(what, res),
+      warnings: isSecretKind(ref) ? warnings.map(withoutQuotedValues) : warnings
+    }
   }
 
   async delete(ref: ObjectRef): Promise<void> {

@@ -15,6 +15,8 @@ export interface H2Response {
   contentType: string
   body: string
   retryAfter: string | undefined
+  /** Every `Warning` header value, one character per byte. */
+  warnings: string[]
 }
 
 /** What an HTTP/2 request needs. */
@@ -109,6 +111,7 @@ export function requestH2(session: http2.ClientHttp2Session, req: H2Request): Pr
     let status = 0
     let contentType = ''
     let retryAfter: string | undefined
+    let warnings: string[] = []
     let settled = false
     const settle = (outcome: () => void): void => {
       if (settled) return
@@ -120,16 +123,23 @@ export function requestH2(session: http2.ClientHttp2Session, req: H2Request): Pr
       stream.close(http2.constants.NGHTTP2_CANCEL)
       settle(() => reject(failure('request timed out', 'TAZUNA_REQUEST_TIMEOUT')))
     })
-    stream.on('response', (headers) => {
+    stream.on('response', (headers, _flags, rawHeaders?: string[]) => {
       status = Number(headers[':status'] ?? 0)
       contentType = String(headers['content-type'] ?? '')
       const after = headers['retry-after'] as string | string[] | undefined
       retryAfter = Array.isArray(after) ? after[0] : after
+      warnings = headerValues(headers, rawHeaders, 'warning')
     })
     stream.on('data', (c: Buffer) => chunks.push(c))
     stream.on('end', () =>
       settle(() =>
-        resolve({ status, contentType, body: Buffer.concat(chunks).toString('utf8'), retryAfter })
+        resolve({
+          status,
+          contentType,
+          body: Buffer.concat(chunks).toString('utf8'),
+          retryAfter,
+          warnings
+        })
       )
     )
     stream.on('error', (error: Error) => settle(() => reject(streamFailure(stream, error))))
@@ -148,6 +158,20 @@ function streamFailure(stream: http2.ClientHttp2Stream, error: Error | undefined
       ? error.code
       : 'ECONNRESET'
   return failure(`HTTP/2 stream failed: ${error?.message ?? `reset (${stream.rstCode})`}`, code)
+}
+
+// Each value of header `name` as sent: Node joins repeated headers with ", " in `headers`, and
+// keeps them apart in the raw list it also hands over.
+function headerValues(
+  headers: http2.IncomingHttpHeaders,
+  rawHeaders: string[] | undefined,
+  name: string
+): string[] {
+  if (Array.isArray(rawHeaders)) {
+    return rawHeaders.filter((_, i) => i % 2 === 1 && rawHeaders[i - 1]?.toLowerCase() === name)
+  }
+  const value = headers[name]
+  return value === undefined ? [] : Array.isArray(value) ? value : [value]
 }
 
 function lowerCaseKeys(headers: Record<string, string>): Record<string, string> {
