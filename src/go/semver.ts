@@ -5,6 +5,7 @@
  * expressions are the library's own; Go's `\s` is ASCII-only, so it is spelled out. Expected
  * values come from the Go oracle under __tests__/oracle/semver.
  */
+import { splitN } from './strings.js'
 
 /** A parsed semantic version; numbers are uint64 in Go, so bigint here. */
 export interface SemVersion {
@@ -105,19 +106,6 @@ export function parseStrictVersion(text: string): SemVersion {
   }
   const [major, minor, patch] = numbers.map(parseUint) as [bigint, bigint, bigint]
   return { major, minor, patch, pre, metadata, original: text }
-}
-
-function splitN(text: string, sep: string, n: number): string[] {
-  const out: string[] = []
-  let rest = text
-  while (out.length < n - 1) {
-    const i = rest.indexOf(sep)
-    if (i < 0) break
-    out.push(rest.slice(0, i))
-    rest = rest.slice(i + sep.length)
-  }
-  out.push(rest)
-  return out
 }
 
 /** `Version.String()`: canonical `MAJOR.MINOR.PATCH[-pre][+meta]` (no `v`). */

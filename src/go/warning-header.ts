@@ -8,6 +8,7 @@
  * (latin1), so that the parse, like Go's, works on bytes and a warning's UTF-8 text is
  * decoded, and checked, once it is cut out.
  */
+import { splitN } from './strings.js'
 
 /** One warning: its code (299 for the API server's), agent (`-`) and text. */
 export interface WarningHeader {
@@ -76,20 +77,6 @@ export function parseWarningHeader(header: string): ParsedWarning {
     remainder = trimSpace(remainder.slice(1))
   }
   return { result, remainder }
-}
-
-// Go's strings.SplitN: at most n parts, the last holding the rest.
-function splitN(s: string, sep: string, n: number): string[] {
-  const parts: string[] = []
-  let rest = s
-  while (parts.length < n - 1) {
-    const i = rest.indexOf(sep)
-    if (i < 0) break
-    parts.push(rest.slice(0, i))
-    rest = rest.slice(i + sep.length)
-  }
-  parts.push(rest)
-  return parts
 }
 
 // Go's strings.TrimSpace over bytes: ASCII white space and the UTF-8 encodings of the other

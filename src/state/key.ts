@@ -6,6 +6,7 @@
  * (docs/compatibility.md#cluster-scoped-namespace).
  */
 import { isJsonObject, type JsonObject, type JsonValue } from '../go/yaml.js'
+import { splitN } from '../go/strings.js'
 
 /** The identity of one managed object inside a manifest's state. */
 export interface StateKey {
@@ -105,20 +106,6 @@ export function resourceOf(key: string): string {
   }
   const head = `${k.group}/${k.version}/${k.kind}`
   return k.namespace === '' ? `${head}/${k.name}` : `${head}/${k.namespace}/${k.name}`
-}
-
-/** Go's strings.SplitN for n > 0: at most n parts, the last one holding the rest. */
-function splitN(s: string, sep: string, n: number): string[] {
-  const parts: string[] = []
-  let rest = s
-  while (parts.length < n - 1) {
-    const i = rest.indexOf(sep)
-    if (i < 0) break
-    parts.push(rest.slice(0, i))
-    rest = rest.slice(i + sep.length)
-  }
-  parts.push(rest)
-  return parts
 }
 
 function stringField(v: JsonValue | undefined): string {
