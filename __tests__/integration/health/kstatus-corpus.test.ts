@@ -18,7 +18,9 @@ describe('the kstatus corpus', () => {
       encoding: 'utf8',
       timeout: 540_000
     })
-    expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: '' })
+    // Go reports the modules it fetches into an empty module cache (a fresh machine): nothing else.
+    const stderr = run.stderr.replace(/^go: downloading \S+ \S+\n/gm, '')
+    expect({ status: run.status, stderr }).toEqual({ status: 0, stderr: '' })
     const committed = readFileSync(
       path.join(root, '__tests__/fixtures/kstatus/expected.json'),
       'utf8'

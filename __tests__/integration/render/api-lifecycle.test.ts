@@ -24,7 +24,9 @@ describe('the API lifecycle table', () => {
       encoding: 'utf8',
       timeout: 540_000
     })
-    expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: '' })
+    // Go reports the modules it fetches into an empty module cache (a fresh machine): nothing else.
+    const stderr = run.stderr.replace(/^go: downloading \S+ \S+\n/gm, '')
+    expect({ status: run.status, stderr }).toEqual({ status: 0, stderr: '' })
     expect(run.stdout).toEqual(readFileSync(path.join(root, 'src/risk/api-lifecycle.json'), 'utf8'))
   }, 600_000)
 })
