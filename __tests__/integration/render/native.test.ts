@@ -98,19 +98,23 @@ it('has a native build of each program for Linux x64 and arm64 only', () => {
 })
 
 linuxOnly('unpacking', () => {
-  it('unpacks the same program with the zstd command and, where there is none, without', async () => {
+  /** krusty's native build for this machine, compressed, as the bundle ships it. */
+  const packedKustomize = (): { artifact: string; packed: Buffer } => {
     const built = execFileSync(
       'bash',
       [path.join(srcDir, 'go/render/module/build.sh'), 'kustomize', 'native'],
-      {
-        encoding: 'utf8'
-      }
+      { encoding: 'utf8' }
     ).trim()
     const artifact = nativeArtifact('kustomize')!
+    return { artifact, packed: readFileSync(path.join(built, artifact)) }
+  }
+
+  it('unpacks the same program with the zstd command and, where there is none, without', async () => {
+    const { artifact, packed } = packedKustomize()
     const codeDir = mkdtempSync(path.join(os.tmpdir(), 'tazuna-unpack-'))
     try {
-      writeFileSync(path.join(codeDir, artifact), readFileSync(path.join(built, artifact)))
-      const expected = zstdDecompressSync(readFileSync(path.join(built, artifact)))
+      writeFileSync(path.join(codeDir, artifact), packed)
+      const expected = zstdDecompressSync(packed)
       // The runner's zstd, behind a script that notes each call.
       const zstd = execFileSync('sh', ['-c', 'command -v zstd'], { encoding: 'utf8' }).trim()
       const calls = path.join(codeDir, 'calls')
@@ -141,19 +145,12 @@ linuxOnly('unpacking', () => {
   })
 
   it('unpacks ahead of the start with the zstd command only, from a bundle only', async () => {
-    const built = execFileSync(
-      'bash',
-      [path.join(srcDir, 'go/render/module/build.sh'), 'kustomize', 'native'],
-      { encoding: 'utf8' }
-    ).trim()
-    const artifact = nativeArtifact('kustomize')!
+    const { artifact, packed } = packedKustomize()
     const codeDir = mkdtempSync(path.join(os.tmpdir(), 'tazuna-ahead-'))
     try {
-      writeFileSync(path.join(codeDir, artifact), readFileSync(path.join(built, artifact)))
+      writeFileSync(path.join(codeDir, artifact), packed)
       const ahead = await unpackAhead('kustomize', process.env, codeDir, codeDir)
-      expect(
-        readFileSync(ahead!).equals(zstdDecompressSync(readFileSync(path.join(built, artifact))))
-      ).toBe(true)
+      expect(readFileSync(ahead!).equals(zstdDecompressSync(packed))).toBe(true)
       expect(statSync(ahead!).mode & 0o777).toBe(0o700)
       expect(path.dirname(path.dirname(ahead!))).toBe(codeDir)
       // Without the command this thread would unpack: that waits for a render to need it.
@@ -169,13 +166,7 @@ linuxOnly('unpacking', () => {
   })
 
   it('keeps the command line’s unpacked program in its cache under the compressed build’s sha256, verified on each use; racing processes each get a whole program', async () => {
-    const built = execFileSync(
-      'bash',
-      [path.join(srcDir, 'go/render/module/build.sh'), 'kustomize', 'native'],
-      { encoding: 'utf8' }
-    ).trim()
-    const artifact = nativeArtifact('kustomize')!
-    const packed = readFileSync(path.join(built, artifact))
+    const { artifact, packed } = packedKustomize()
     const expected = zstdDecompressSync(packed)
     const work = mkdtempSync(path.join(os.tmpdir(), 'tazuna-program-cache-'))
     try {
