@@ -147,7 +147,11 @@ async function assertStateMatchesServer(s: ReturnType<typeof scenario>): Promise
         name: meta.name,
         ...(meta.namespace === undefined ? {} : { namespace: meta.namespace })
       })
-      expect(live).toBeDefined()
+      // Named, so that a failure says which entry has no object (a write taken for a success).
+      expect({ entry: `${name}: ${key}`, onServer: live !== undefined }).toEqual({
+        entry: `${name}: ${key}`,
+        onServer: true
+      })
       if (object?.kind === 'ConfigMap') expect(live?.data).toEqual(object.data)
     }
   }

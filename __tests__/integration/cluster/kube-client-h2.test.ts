@@ -152,6 +152,37 @@ describe('KubeClient over HTTP/2', () => {
     expect(server.streams).toHaveLength(2)
   })
 
+  // A stream the server closes with NO_ERROR before any answer ends its readable side cleanly
+  // (Node pushes the end of the body): no status arrived, so nothing was answered, and a write
+  // must not be taken for a success. The server-side apply PATCH is repeated; the create fails.
+  it('never takes a stream closed before any answer for a success', async () => {
+    const server = await h2Server((n, stream) =>
+      n === 1 || n === 3 ? stream.close(http2.constants.NGHTTP2_NO_ERROR) : answer(stream)
+    )
+    const client = await clientFor(server)
+    const res = await client.request({ method: 'PATCH', path: '/api/x', body: {} }, 'apply x')
+    const error = (await client
+      .request({ method: 'POST', path: '/api/y', body: {} }, 'create ConfigMap a/y')
+      .catch((e: unknown) => e)) as Error
+    client.close()
+    expect(res.status).toBe(200)
+    expect(server.streams.map((s) => s.method)).toEqual(['PATCH', 'PATCH', 'POST'])
+    expect(error).toBeInstanceOf(Error)
+    expect(error.message).toMatch(/^create ConfigMap a\/y: .*not retried/)
+  })
+
+  // The server process killed while it holds streams: the connection ends under them.
+  it('repeats a server-side apply PATCH whose connection ended before an answer', async () => {
+    const server = await h2Server((n, stream, session) =>
+      n === 1 ? session.socket.destroy() : answer(stream)
+    )
+    const client = await clientFor(server)
+    const res = await client.request({ method: 'PATCH', path: '/api/x', body: {} }, 'apply x')
+    client.close()
+    expect(res.status).toBe(200)
+    expect(server.streams).toHaveLength(2)
+  })
+
   // A large answer (a State list of many manifests) must not wait a round trip per 64 KiB, the
   // protocol's default window: the client grants what client-go's transport grants or more.
   it('grants the server flow-control windows of megabytes, per stream and per connection', async () => {

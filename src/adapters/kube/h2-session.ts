@@ -123,7 +123,9 @@ export function requestH2(session: http2.ClientHttp2Session, req: H2Request): Pr
       stream.close(http2.constants.NGHTTP2_CANCEL)
       settle(() => reject(failure('request timed out', 'TAZUNA_REQUEST_TIMEOUT')))
     })
+    let responded = false
     stream.on('response', (headers, _flags, rawHeaders?: string[]) => {
+      responded = true
       status = Number(headers[':status'] ?? 0)
       contentType = String(headers['content-type'] ?? '')
       const after = headers['retry-after'] as string | string[] | undefined
@@ -131,15 +133,20 @@ export function requestH2(session: http2.ClientHttp2Session, req: H2Request): Pr
       warnings = headerValues(headers, rawHeaders, 'warning')
     })
     stream.on('data', (c: Buffer) => chunks.push(c))
+    // A stream closed with NO_ERROR, or whose connection ended, before the server answered also
+    // ends its body: without a status nothing was answered, and the request may not have been
+    // acted on, so it fails as a reset does (a write is never taken for a success).
     stream.on('end', () =>
       settle(() =>
-        resolve({
-          status,
-          contentType,
-          body: Buffer.concat(chunks).toString('utf8'),
-          retryAfter,
-          warnings
-        })
+        responded
+          ? resolve({
+              status,
+              contentType,
+              body: Buffer.concat(chunks).toString('utf8'),
+              retryAfter,
+              warnings
+            })
+          : reject(streamFailure(stream, undefined))
       )
     )
     stream.on('error', (error: Error) => settle(() => reject(streamFailure(stream, error))))
