@@ -64,17 +64,16 @@ export async function locateNativeProgram(
   tempDir?: string,
   cacheDir?: string
 ): Promise<string | undefined> {
-  if (env.TAZUNA_RENDER_NATIVE === 'off') return undefined
-  const artifact = nativeArtifact(program)
-  if (artifact === undefined) return undefined
-  let packed = path.join(codeDir, artifact)
+  const shipped = shippedBuild(program, env, codeDir)
+  if (shipped === undefined) return undefined
+  let packed = shipped.packed
   if (!existsSync(packed)) {
     const build = path.join(codeDir, 'go/render/module/build.sh')
     if (!existsSync(build)) return undefined
     const { stdout } = await promisify(execFile)('bash', [build, program, 'native'], {
       env: { ...env }
     })
-    packed = path.join(stdout.trim(), artifact)
+    packed = path.join(stdout.trim(), shipped.artifact)
   }
   if (cacheDir !== undefined) {
     const cached = await cachedProgram(program, packed, cacheDir, env).catch(() => undefined)
@@ -87,12 +86,13 @@ export async function locateNativeProgram(
 }
 
 /**
- * The action's native program unpacked ahead of its start by the `zstd` command, in its own
- * process, into a private directory as locateNativeProgram would; undefined where that would
- * cost this thread (no `zstd` command: locateNativeProgram unpacks here when a render needs
- * it), from a checkout (the build is made on first use), and with the command line's cache,
- * which unpacks once per build. On a runner the command decodes on another core while the lock
- * and the State read are waited for (docs/renderers.md#native-programs).
+ * The native program unpacked ahead of its start by the `zstd` command, in its own process,
+ * into a private directory as locateNativeProgram would; undefined where that would cost this
+ * thread (no `zstd` command: locateNativeProgram unpacks here when a render needs it) and from
+ * a checkout (the build is made on first use). The action asks for it; the command line, whose
+ * cache unpacks once per build, does not (engine-ports.ts). On a runner the command decodes on
+ * another core while the lock and the State read are waited for
+ * (docs/renderers.md#unpacked-ahead).
  */
 export async function unpackAhead(
   program: RenderProgram,
@@ -100,15 +100,28 @@ export async function unpackAhead(
   codeDir: string,
   tempDir?: string
 ): Promise<string | undefined> {
-  if (env.TAZUNA_RENDER_NATIVE === 'off') return undefined
-  const artifact = nativeArtifact(program)
-  if (artifact === undefined) return undefined
-  const packed = path.join(codeDir, artifact)
-  if (!existsSync(packed) || commandOnPath('zstd', env.PATH ?? '') === undefined) return undefined
+  const packed = shippedBuild(program, env, codeDir)?.packed
+  if (
+    packed === undefined ||
+    !existsSync(packed) ||
+    commandOnPath('zstd', env.PATH ?? '') === undefined
+  )
+    return undefined
   const executable = privatePlace(program, tempDir)
   if (!(await unpackWithCommand(packed, executable, env))) return undefined
   chmodSync(executable, 0o700)
   return executable
+}
+
+/** Where the compressed native build for this platform ships; undefined when none is used. */
+function shippedBuild(
+  program: RenderProgram,
+  env: Readonly<Record<string, string | undefined>>,
+  codeDir: string
+): { artifact: string; packed: string } | undefined {
+  if (env.TAZUNA_RENDER_NATIVE === 'off') return undefined
+  const artifact = nativeArtifact(program)
+  return artifact === undefined ? undefined : { artifact, packed: path.join(codeDir, artifact) }
 }
 
 /** A name for the program in a directory of this process's own, removed at its exit. */
