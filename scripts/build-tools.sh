@@ -165,12 +165,12 @@ build_tool oras "$oras_version" oras oras.land/oras/cmd/oras "-s -w"
 oras_bin=$BUILT_PATH
 
 # The Tazuna CLI (the oracle) cannot be built here: the Go module proxy refuses every
-# version of github.com/pepabo/tazuna (README.md). Use a binary the developer supplies.
-tazuna_line=""
+# version of github.com/pepabo/tazuna (README.md). Use a binary the developer supplies, from
+# their own environment only: env.sh is shared by every run on the machine, so a TAZUNA_BIN
+# written there would turn the oracle tests on in another developer's concurrent run.
 if [ -n "${TAZUNA_BIN:-}" ]; then
   if [ -x "$TAZUNA_BIN" ]; then
     log "tazuna oracle: $TAZUNA_BIN"
-    tazuna_line="export TAZUNA_BIN=$(printf '%q' "$TAZUNA_BIN")"
   else
     log "tazuna oracle: TAZUNA_BIN=$TAZUNA_BIN is not an executable file"
     exit 1
@@ -190,7 +190,6 @@ env_file="$tools/$env_name"
   echo "export HELM_BIN=$(printf '%q' "$helm_bin")"
   echo "export KUSTOMIZE_BIN=$(printf '%q' "$kustomize_bin")"
   echo "export ORAS_BIN=$(printf '%q' "$oras_bin")"
-  if [ -n "$tazuna_line" ]; then echo "$tazuna_line"; fi
 } >"$env_file.tmp.$$"
 mv -f "$env_file.tmp.$$" "$env_file"
 log "tool paths written to $env_file"

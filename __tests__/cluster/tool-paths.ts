@@ -63,7 +63,8 @@ export function resolveToolPaths(env: NodeJS.ProcessEnv = process.env): ToolPath
         `(writes ${envFile}) or set the variables to existing binaries`
     )
   }
-  return { ...resolved, tazuna: lookup('TAZUNA_BIN') || undefined }
+  // The oracle from this run's own environment only, never the shared file (scripts/build-tools.sh).
+  return { ...resolved, tazuna: env.TAZUNA_BIN || undefined }
 }
 
 /** Reads `export NAME=value` lines as written by build-tools.sh (values quoted by printf %q). */
