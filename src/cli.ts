@@ -94,6 +94,16 @@ export const commands: readonly CliCommand[] = [
   completionCommand(completionTable)
 ]
 
+/**
+ * Words that group commands (`state diff`, `chart list`), with the line their help opens with.
+ * Given alone (or with --help), a group prints its help and exits 0, as Tazuna's cobra parent
+ * commands do (docs/compatibility.md#command-groups).
+ */
+const commandGroups: Readonly<Record<string, string>> = {
+  state: "Commands over the State that tazuna.yaml's manifests record in the cluster.",
+  chart: "Commands over the Helm charts of tazuna.yaml's helmfile manifests."
+}
+
 /** The command table as completion scripts see it (src/cli/completion.ts). */
 function completionTable(): CompletionTable {
   return {
@@ -168,9 +178,13 @@ export async function runCli(
       io.stdout(versionLine(buildInfo()))
       return 0
     }
+    if (parsed.command === undefined && parsed.group !== undefined) {
+      io.stdout(groupUsage(parsed.group))
+      return 0
+    }
     if (parsed.help || parsed.command === undefined) {
       io.stdout(usage())
-      return parsed.help ? 0 : 1
+      return 0
     }
     const stop =
       parsed.command.stopsOnSignals === true && io.signal === undefined
@@ -238,6 +252,8 @@ export interface ParsedCommandLine {
   help: boolean
   /** `-v/--version` without a command. */
   version: boolean
+  /** A group's word given without one of its commands (`state`, `chart`): its help. */
+  group?: string
 }
 
 /**
@@ -253,14 +269,15 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
     allowPositionals: true
   })
   const command = findCommand(loose.positionals)
-  const words = command ? command.name.split(' ').length : 0
-  if (command === undefined && loose.positionals.length > 0) {
+  const group = command === undefined ? groupOf(loose.positionals) : undefined
+  const words = command ? command.name.split(' ').length : group === undefined ? 0 : 1
+  if (command === undefined && group === undefined && loose.positionals.length > 0) {
     throw new Error(`unknown command ${JSON.stringify(loose.positionals.join(' '))}`)
   }
   argv = withBareValues(argv, command?.bareValues ?? {})
   const strict = parseStrict(argv, {
     ...globalOptions,
-    ...(command === undefined ? rootOptions : command.options)
+    ...(command === undefined ? (group === undefined ? rootOptions : {}) : command.options)
   })
   const {
     'file-path': filePath,
@@ -299,8 +316,40 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
     options: options as CommandContext['options'],
     args: strict.positionals.slice(words),
     help,
-    version: command === undefined && version === true
+    version: command === undefined && group === undefined && version === true,
+    ...(group === undefined ? {} : { group })
   }
+}
+
+/**
+ * The group named by the command words when none of its commands is (`state` alone); an unknown
+ * command of a group is refused. Tazuna's cobra prints the group's help for that too, exiting 0,
+ * which would pass a mistyped `state dif` in a script (docs/compatibility.md#command-groups).
+ */
+function groupOf(positionals: readonly string[]): string | undefined {
+  const [word, next] = positionals
+  if (word === undefined || !Object.hasOwn(commandGroups, word)) return undefined
+  if (next !== undefined) {
+    throw new Error(`unknown command ${JSON.stringify(next)} for "tazuna-action ${word}"`)
+  }
+  return word
+}
+
+/** A group's help: its line, then its commands. */
+function groupUsage(group: string): string {
+  const members = commands.filter((c) => c.name.startsWith(`${group} `))
+  const width = Math.max(...members.map((c) => c.name.length - group.length - 1))
+  return [
+    commandGroups[group] ?? '',
+    '',
+    `Usage: tazuna-action ${group} <command> [flags]`,
+    '',
+    'Commands:',
+    ...members.map((c) => `  ${c.name.slice(group.length + 1).padEnd(width)}  ${c.summary}`),
+    '',
+    'The flags of every command: tazuna-action --help',
+    ''
+  ].join('\n')
 }
 
 /** `--offline` / `--no-cache`, refused together with Tazuna's message. */

@@ -2,7 +2,8 @@
  * `tags` (docs/compatibility.md#tags-command): every tag of tazuna.yaml's manifests (includes
  * expanded) with the names of the manifests that carry it, as Tazuna's `tazuna tags` prints
  * them: `<tag>:` then `- <name>` per manifest, in declaration order; unnamed manifests are left
- * out. Tags in byte order, as the current Tazuna CLI prints them (docs/compatibility.md#tags-command).
+ * out. Tags in byte order, where Tazuna's order is Go's map order and varies from run to run
+ * (docs/compatibility.md#tags-command).
  */
 import type { Manifest } from '../config/schema.js'
 import type { CliCommand } from './command.js'

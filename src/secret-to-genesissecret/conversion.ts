@@ -47,7 +47,8 @@ export function labelSelectorOf(text: string): string {
     .join(',')
 }
 
-const IDENTIFIER = /^[A-Za-z0-9_.\- ]+$/
+/** Upstream's allow list: letters and digits of any script, `_`, `.`, `-` and space. */
+const IDENTIFIER = /^[\p{L}\p{N}_.\- ]+$/u
 
 /** Upstream's op.ValidateIdentifier: the message for a vault or item name op would mishandle. */
 export function opIdentifierProblem(kind: 'vault' | 'item', name: string): string | undefined {

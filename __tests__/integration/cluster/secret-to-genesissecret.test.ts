@@ -263,7 +263,7 @@ it.each([
   [['--op-host', 'h'], 'error: vault identifier must not be empty\n'],
   [
     ['--op-host', 'h', '--vault', 'In/fra'],
-    'error: vault identifier "In/fra" contains characters outside the allowed set ^[A-Za-z0-9_.\\- ]+$\n'
+    'error: vault identifier "In/fra" contains characters outside the allowed set ^[\\p{L}\\p{N}_.\\- ]+$\n'
   ]
 ])('refuses %j before any request or op call', async (flags, message) => {
   useScript([])

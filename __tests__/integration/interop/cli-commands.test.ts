@@ -7,7 +7,9 @@
 // reason in the suite title, when TAZUNA_BIN is not set. Without it, __tests__/unit/cli/init.test.ts
 // and version.test.ts hold the same outputs to upstream's source (cmd/init.go, cmd/version.go).
 // `completion` is not compared: cobra's scripts ask the program itself (its hidden `__complete`
-// command), ours are generated from our command table (src/cli/completion.ts).
+// command), ours are generated from our command table (src/cli/completion.ts). The command
+// groups (`state`, `chart`) and the program without a command: the same exit code and streams,
+// Tazuna's commands among ours (the help texts are each tool's own).
 import { afterAll, beforeAll, expect, it } from '@jest/globals'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -105,4 +107,47 @@ describeWithTazuna(`chart list beside the Tazuna CLI${tazunaSkipReason}`, () => 
       expect(warned(ours.stderr)).toEqual(warned(theirs.stderr))
     }
   )
+})
+
+describeWithTazuna(`command groups beside the Tazuna CLI${tazunaSkipReason}`, () => {
+  const tazuna = (args: string[]) =>
+    runCliProcess(tazunaBin ?? 'tazuna', args, { cwd: tmpdir(), env: { PATH: process.env.PATH } })
+  /** The lines of a help text under `heading`, up to the next empty line, by first word. */
+  const listed = (help: string, heading: string): string[] => {
+    const lines = help.split('\n')
+    const start = lines.indexOf(heading)
+    if (start < 0) return []
+    const end = lines.indexOf('', start)
+    return lines.slice(start + 1, end < 0 ? undefined : end).map((l) => l.trim().split(' ')[0]!)
+  }
+
+  // The help texts differ (cobra's layout and Tazuna's command set, ours): compared are the exit
+  // code, the streams, and that every command Tazuna lists is one of ours (docs/compatibility.md#command-groups).
+  it.each([[['state']], [['chart']], [['state', '--help']], [['-f', 'x.yaml', 'chart']], [[]]])(
+    '`%j` prints its help on stdout and exits 0 as Tazuna does, with Tazuna’s commands',
+    async (argv) => {
+      const [theirs, ours] = [await tazuna(argv), await runCliInProcess(argv)]
+      expect({ code: ours.code, stderr: ours.stderr }).toEqual({ code: 0, stderr: '' })
+      expect({ code: theirs.code, stderr: theirs.stderr }).toEqual({ code: 0, stderr: '' })
+      const theirCommands = listed(theirs.stdout, 'Available Commands:').filter((c) => c !== 'help')
+      // Ours names a group's commands by their last word, the program's by their first.
+      const ourCommands = listed(ours.stdout, 'Commands:')
+      expect(theirCommands.length).toBeGreaterThan(0)
+      expect(theirCommands.filter((c) => !ourCommands.includes(c))).toEqual([])
+    }
+  )
+
+  it('an unknown command of a group: Tazuna prints the help and exits 0, ours refuses it', async () => {
+    const theirs = await tazuna(['state', 'dif'])
+    const ours = await runCliInProcess(['state', 'dif'])
+    expect({
+      code: theirs.code,
+      listsDiff: listed(theirs.stdout, 'Available Commands:').includes('diff')
+    }).toEqual({ code: 0, listsDiff: true })
+    expect(ours).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'error: unknown command "dif" for "tazuna-action state"\n'
+    })
+  })
 })

@@ -15,7 +15,7 @@ import {
   under,
   type Files
 } from './upstream-files.js'
-import type { Trace, UpstreamScenario } from './upstream-scenario-run.js'
+import { tagBlocks, type Trace, type UpstreamScenario } from './upstream-scenario-run.js'
 
 const ref = (apiVersion: string, kind: string, name: string): ObjectRef => ({
   apiVersion,
@@ -107,7 +107,7 @@ export const runnerScenarios: UpstreamScenario[] = [
       { args: ['state', 'diff'], compare: true }
     ],
     check(trace) {
-      expect(trace[0]?.stdout).toBe('kustomize:\n- kustomize\n')
+      expect(tagBlocks(trace[0]?.stdout)).toEqual(['kustomize:\n- kustomize\n'])
       expect([present(trace, 3, nginxDeployment), present(trace, 3, nginxService)]).toEqual([
         true,
         true
@@ -130,7 +130,10 @@ export const runnerScenarios: UpstreamScenario[] = [
       { args: ['state', 'diff'], compare: true }
     ],
     check(trace) {
-      expect(trace[0]?.stdout).toBe('kustomize1:\n- kustomize1\nkustomize2:\n- kustomize2\n')
+      expect(tagBlocks(trace[0]?.stdout)).toEqual([
+        'kustomize1:\n- kustomize1\n',
+        'kustomize2:\n- kustomize2\n'
+      ])
       expect(trace[1]?.objects).toEqual({
         'Deployment default/nginx1': true,
         'Deployment default/nginx2': false
@@ -156,7 +159,10 @@ export const runnerScenarios: UpstreamScenario[] = [
       { args: ['plan'], fails: true }
     ],
     check(trace) {
-      expect(trace[0]?.stdout).toBe('nginx:\n- kustomize deployment\nsecret:\n- test secret\n')
+      expect(tagBlocks(trace[0]?.stdout)).toEqual([
+        'nginx:\n- kustomize deployment\n',
+        'secret:\n- test secret\n'
+      ])
       expect(trace[1]?.objects['Deployment default/nginx-include-test']).toBe(false)
       expect(trace[1]?.state['kustomize deployment']).toBeUndefined()
     }

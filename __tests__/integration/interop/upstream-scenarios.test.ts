@@ -4,7 +4,8 @@
 // upstream's shapes, written by the tests. For each, tazuna-action's command line and the real
 // Tazuna CLI (TAZUNA_BIN) run the same commands from a clean start; the test asserts the same
 // outcome of every command (both fail where upstream's tests expect an error, with the message
-// they assert), the same text of `build`, `state diff` and `tags`, byte-identical State ConfigMaps
+// they assert), the same text of `build` and `state diff`, the same `tags` blocks (Tazuna's
+// order is Go's map order, docs/compatibility.md#tags-command), byte-identical State ConfigMaps
 // apart from lastSyncedAt, and the same objects in the cluster. `plan` is run only where it must
 // fail: its output is quieter by design (docs/compatibility.md#plan). Without TAZUNA_BIN only our
 // side runs, against upstream's assertions.
@@ -40,6 +41,7 @@ import {
   expectedOutcomes,
   outcomes,
   removeWorkspace,
+  tagBlocks,
   tazunaTool,
   traceScenario,
   writeWorkspace,
@@ -71,6 +73,9 @@ describe.each(scenarios.map((s) => [s.name, s] as const))('upstream scenario %s'
     ours = await traceScenario(admin, scenario, dir ?? '', actionTool)
     expect(outcomes(scenario, ours)).toEqual(expectedOutcomes(scenario))
     scenario.check?.(ours)
+    // Ours prints the tags in byte order (docs/compatibility.md#tags-command).
+    const tagTexts = ours.filter((r) => r.command === 'tags').map((r) => r.stdout)
+    expect(tagTexts).toEqual(tagTexts.map((t) => tagBlocks(t).join('')))
   })
 
   describeWithTazuna(`with the Tazuna CLI${tazunaSkipReason}`, () => {

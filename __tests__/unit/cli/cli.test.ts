@@ -160,6 +160,50 @@ describe('tazuna-action check', () => {
     ])
   })
 
+  it.each([[['state']], [['chart']], [['state', '--help']], [['-f', 'x.yaml', 'chart', '-h']]])(
+    'prints the help of a command group for %j and exits 0, as Tazuna does (docs/compatibility.md#command-groups)',
+    async (argv) => {
+      const result = await cli(argv)
+      const group = argv.find((a) => a === 'state' || a === 'chart') ?? ''
+      expect([result.code, result.stderr]).toEqual([0, ''])
+      expect(result.stdout).toContain(`Usage: tazuna-action ${group} <command> [flags]\n`)
+    }
+  )
+
+  it('lists the commands of a group with their summaries', async () => {
+    const { stdout } = await cli(['state'])
+    const listed = stdout
+      .split('\n')
+      .filter((l) => l.startsWith('  '))
+      .map((l) => l.trim().split(' ')[0])
+    expect(listed).toEqual(['diff', 'list', 'export', 'drift'])
+    expect((await cli(['chart'])).stdout).toMatch(/\n {2}list {2}\S/)
+  })
+
+  it('refuses an unknown command of a group, naming the group', async () => {
+    expect(await cli(['state', 'dif'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'error: unknown command "dif" for "tazuna-action state"\n'
+    })
+  })
+
+  it('refuses a flag a group does not take', async () => {
+    expect(await cli(['chart', '--version'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'error: unknown flag: --version\n'
+    })
+  })
+
+  it('prints usage without a command and exits 0, as Tazuna does', async () => {
+    const result = await cli([])
+    expect([result.code, result.stdout.split('\n')[0]]).toEqual([
+      0,
+      'Usage: tazuna-action <command> [flags]'
+    ])
+  })
+
   it('prints usage with --help and exits 0', async () => {
     const result = await cli(['--help'])
     expect([result.code, result.stdout.split('\n')[0]]).toEqual([

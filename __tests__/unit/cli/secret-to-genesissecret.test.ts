@@ -1,7 +1,8 @@
 // The pure part of `secret-to-genesissecret` (src/secret-to-genesissecret/conversion.ts). Label
 // selectors: upstream's TestLabelSelectorStringToMap table (pkg/runner/secret_to_genesissecret_test.go),
 // sent as controller-runtime's MatchingLabels writes them (keys sorted). Identifiers: upstream's
-// pkg/op/validate.go. The GenesisSecret text: the Go-printed fixture
+// pkg/op/validate.go and its TestValidateIdentifier table (pkg/op/validate_test.go), the message
+// with the pattern as Go prints it. The GenesisSecret text: the Go-printed fixture
 // __tests__/fixtures/genesissecret-yaml (case "opaque secret with two keys").
 import { describe, expect, it } from '@jest/globals'
 import { readFileSync } from 'node:fs'
@@ -29,12 +30,33 @@ describe('labelSelectorOf', () => {
   })
 })
 
-it('checks op identifiers with upstream allow list and messages', () => {
-  expect(opIdentifierProblem('vault', 'My Vault_1.x-y')).toBeUndefined()
-  expect(opIdentifierProblem('vault', '')).toBe('vault identifier must not be empty')
-  expect(opIdentifierProblem('item', 'a/b')).toBe(
-    'item identifier "a/b" contains characters outside the allowed set ^[A-Za-z0-9_.\\- ]+$'
-  )
+describe('op identifiers (upstream TestValidateIdentifier, pkg/op/validate_test.go)', () => {
+  it.each([
+    ['vault', 'MyVault01'],
+    ['vault', 'my-vault_01'],
+    ['item', 'tls.key.v1'],
+    ['item', 'Production API Key'],
+    ['vault', 'サンプル_vault'],
+    ['item', 'ボールト'],
+    ['vault', 'サンプル Vault']
+  ] as const)('accepts %s %j', (kind, name) => {
+    expect(opIdentifierProblem(kind, name)).toBeUndefined()
+  })
+
+  it.each([
+    ['item', 'name\nname', '"name\\nname"'],
+    ['item', 'name\tname', '"name\\tname"'],
+    ['vault', 'a/b', '"a/b"'],
+    ['vault', 'v$(whoami)', '"v$(whoami)"']
+  ] as const)('refuses %s %j with upstream message', (kind, name, quoted) => {
+    expect(opIdentifierProblem(kind, name)).toBe(
+      `${kind} identifier ${quoted} contains characters outside the allowed set ^[\\p{L}\\p{N}_.\\- ]+$`
+    )
+  })
+
+  it('refuses an empty name', () => {
+    expect(opIdentifierProblem('vault', '')).toBe('vault identifier must not be empty')
+  })
 })
 
 it('builds op item create as Tazuna does, --dry-run before --vault', () => {

@@ -3,8 +3,10 @@
 // name; pkg/runner/tags.go (ListTags) skips manifests without a name and appends names in
 // declaration order; pkg/runner/tags_test.go expects {"nginx": ["kustomize deployment"],
 // "secret": ["test secret"]} for its testdata/include and {"tag1": ["manifest1"]} for one manifest.
-// The tag order (byte order) and the third to sixth cases' texts were also printed
-// exactly so by the Tazuna CLI binary, `tazuna tags -f <file>`.
+// The tag order is ours (byte order, as upstream's documentation describes the output): the
+// Tazuna CLI ranges over a Go map and prints its tags in an order that varies from run to run.
+// Each tag's block (the third to sixth cases) is what the Tazuna CLI binary prints,
+// `tazuna tags -f <file>`.
 import { describe, expect, it } from '@jest/globals'
 import { renderTagsText, tagsOf } from '../../../src/cli/tags-command.js'
 
