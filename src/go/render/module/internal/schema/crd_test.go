@@ -38,7 +38,7 @@ func TestCustomResourcesAsTheServerValidatesThem(t *testing.T) {
 		{`{"color":"red","min":5,"max":1}`, []Finding{{"spec", `spec: Invalid value: min must not exceed max`}}},
 	}
 	for _, c := range cases {
-		out, err := Check(Input{Schemas: map[string]string{}, CRDs: []json.RawMessage{json.RawMessage(gizmos)}, Objects: []json.RawMessage{gizmo(c.spec)}})
+		out, err := Check(Input{Schemas: map[string]json.RawMessage{}, CRDs: []json.RawMessage{json.RawMessage(gizmos)}, Objects: []json.RawMessage{gizmo(c.spec)}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -18,18 +18,18 @@ import (
 	k8sschema "k8s.io/apimachinery/pkg/runtime/schema"
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 	"k8s.io/apimachinery/pkg/util/managedfields"
-	"k8s.io/kube-openapi/pkg/spec3"
 	"k8s.io/kube-openapi/pkg/validation/spec"
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
 )
 
 // Input is one check: the /openapi/v3 documents of the group/versions the objects are of (by
-// group/version, the JSON text the server served), the CustomResourceDefinitions of the custom
-// kinds among them (apiextensions.k8s.io/v1, as JSON), and the objects as JSON.
+// group/version, as JSON; only their components' schemas are read, and the engine sends those
+// alone, docs/risks.md#cost-of-the-api-and-schema-checks), the CustomResourceDefinitions of the
+// custom kinds among them (apiextensions.k8s.io/v1, as JSON), and the objects as JSON.
 type Input struct {
-	Schemas map[string]string `json:"schemas"`
-	CRDs    []json.RawMessage `json:"crds,omitempty"`
-	Objects []json.RawMessage `json:"objects"`
+	Schemas map[string]json.RawMessage `json:"schemas"`
+	CRDs    []json.RawMessage          `json:"crds,omitempty"`
+	Objects []json.RawMessage          `json:"objects"`
 }
 
 // Finding is one error of one object: its field path as the server writes it (".spec.replica")
@@ -98,7 +98,7 @@ func Check(in Input) (Result, error) {
 
 // converterOf builds (once per set of documents in this process) the type converter of the
 // documents' component schemas merged, as client-go's openapi.NewTypeConverter does.
-func converterOf(documents map[string]string) (*converter, error) {
+func converterOf(documents map[string]json.RawMessage) (*converter, error) {
 	names := make([]string, 0, len(documents))
 	for gv := range documents {
 		names = append(names, gv)
@@ -117,8 +117,14 @@ func converterOf(documents map[string]string) (*converter, error) {
 	}
 	schemas := map[string]*spec.Schema{}
 	for _, gv := range names {
-		var doc spec3.OpenAPI
-		if err := json.Unmarshal([]byte(documents[gv]), &doc); err != nil {
+		// spec3.OpenAPI's components, without its paths (three quarters of a document's bytes),
+		// which the converter does not read.
+		var doc struct {
+			Components *struct {
+				Schemas map[string]*spec.Schema `json:"schemas"`
+			} `json:"components"`
+		}
+		if err := json.Unmarshal(documents[gv], &doc); err != nil {
 			return nil, fmt.Errorf("the OpenAPI document of %s: %w", gv, err)
 		}
 		if doc.Components == nil {
