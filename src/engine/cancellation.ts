@@ -57,6 +57,7 @@ function cancellableRenderer(module: RenderModule, signal: AbortSignal): RenderM
   const readsOf = module.readsOf?.bind(module)
   const prepare = module.prepare?.bind(module)
   const unpackAhead = module.unpackAhead?.bind(module)
+  const unpackCheckAhead = module.unpackCheckAhead?.bind(module)
   const prepareCheck = module.prepareCheck?.bind(module)
   const underway = module.underway?.bind(module)
   const checkSchema = module.checkSchema?.bind(module)
@@ -69,6 +70,7 @@ function cancellableRenderer(module: RenderModule, signal: AbortSignal): RenderM
     ...(readsOf && { readsOf }),
     ...(prepare && { prepare }),
     ...(unpackAhead && { unpackAhead }),
+    ...(unpackCheckAhead && { unpackCheckAhead }),
     ...(prepareCheck && { prepareCheck }),
     ...(underway && { underway }),
     ...(checkSchema && {

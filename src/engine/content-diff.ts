@@ -70,7 +70,7 @@ export interface ContentDeps {
 }
 
 type ContentEngine = Pick<Engine, 'diff' | 'renderObjects' | 'liveObjects' | 'redact'> &
-  Partial<Pick<Engine, 'listState' | 'reviewApis'>>
+  Partial<Pick<Engine, 'listState' | 'reviewApis' | 'prepareReview'>>
 
 const none: RenderedObjects = new Map()
 
@@ -83,7 +83,9 @@ export async function diffWithContent(
   run: ConfigRun,
   deps: ContentDeps
 ): Promise<DiffWithContent> {
-  // The API checks start as soon as the Diff is known, beside the before side's render.
+  // The API checks start as soon as the Diff is known, beside the before side's render; their
+  // program is unpacked from the start.
+  if (engine.reviewApis !== undefined) engine.prepareReview?.()
   let review: Promise<ApiReview> = Promise.resolve({})
   const found = await contentOf(engine, run, deps, (manifests) => {
     if (engine.reviewApis !== undefined) review = engine.reviewApis(run, manifests)

@@ -141,6 +141,8 @@ export interface Engine {
    * (docs/risks.md#apis-the-cluster-does-not-serve); never rejects: a refused read is a notice.
    */
   reviewApis(run: ConfigRun, diffs: readonly ManifestDiff[]): Promise<ApiReview>
+  /** Readies, where that costs this thread nothing, what reviewApis will run the schema check in. */
+  prepareReview(): void
 }
 
 /** Creates the engine; nothing is read or contacted until a method is called. */
@@ -355,6 +357,7 @@ export function createEngine(settings: EngineSettings, given: EnginePorts): Engi
         session: openSession,
         build: delegateRenderer(run, false)
       }),
+    prepareReview: () => ports.renderer.unpackCheckAhead?.(),
     async reviewApis(run, diffs) {
       try {
         const session = await openSession()

@@ -127,6 +127,8 @@ export interface RenderModule {
    * renders only what its records do not cover, and may render nothing.
    */
   unpackAhead?(types: readonly string[]): void
+  /** Makes ready, as unpackAhead does, the program checkSchema will call. */
+  unpackCheckAhead?(): void
   /**
    * Resolves once the renders asked for so far are with a running program, or at once when no
    * program is starting. The engine waits for it before loading the cluster client, which holds

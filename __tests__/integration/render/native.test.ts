@@ -437,6 +437,25 @@ linuxOnly('what the native program does itself', () => {
     }
   })
 
+  it("unpacks the schema check's program ahead once, and starts nothing", () => {
+    const asked: string[] = []
+    const module = createGoRenderModule({
+      locate: renderModuleFiles,
+      native: (program) => {
+        asked.push(`start ${program}`)
+        return Promise.resolve(undefined)
+      },
+      nativeAhead: (program) => {
+        asked.push(`ahead ${program}`)
+        return Promise.resolve(undefined)
+      }
+    })
+    module.unpackCheckAhead()
+    module.unpackCheckAhead()
+    module.unpackAhead(['helmfile'])
+    expect(asked).toEqual(['ahead helm'])
+  })
+
   it('gives way to the WebAssembly build when it cannot start, and says why', async () => {
     const told: string[] = []
     const module = createGoRenderModule({

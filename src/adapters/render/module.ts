@@ -98,6 +98,7 @@ export interface GoRenderModule extends RenderModule {
    */
   nativeTemplate(call: object): Promise<ProgramResponse | undefined>
   unpackAhead(types: readonly string[]): void
+  unpackCheckAhead(): void
 }
 
 /** A started program, in this thread or in a worker. */
@@ -277,10 +278,11 @@ export function createGoRenderModule(options: RenderModuleOptions): GoRenderModu
   // The native programs of these types unpacked, not started, where the unpacking costs this
   // thread nothing: a run that may render nothing (a no-change sync with render records) gets
   // its renders' program without waiting for the unpacking (docs/renderers.md#native-programs).
-  const unpackAhead = (types: readonly string[]): void => {
+  const unpackAhead = (types: readonly string[]): void => unpackPrograms(programsOf(types))
+  const unpackPrograms = (programs: Iterable<RenderProgram>): void => {
     const ahead = options.nativeAhead
     if (ahead === undefined || options.native === undefined) return
-    for (const program of programsOf(types)) {
+    for (const program of programs) {
       if (nativeStarts.has(program) || unpacked.has(program)) continue
       unpacked.set(
         program,
@@ -296,6 +298,10 @@ export function createGoRenderModule(options: RenderModuleOptions): GoRenderModu
     await Promise.all(nativeStarts.values())
     await new Promise((resolve) => setImmediate(resolve))
   }
+  // The schema check's program unpacked as a review's run starts, beside its State read and
+  // renders: what prepareCheck then starts waits for the start alone, where the unpacking of
+  // Helm's 45 MB came after the Diff (docs/risks.md#cost-of-the-api-and-schema-checks).
+  const unpackCheckAhead = (): void => unpackPrograms(['helm'])
   const markCheckOnly = (): void => {
     if (!hosts.has('helm') && !nativeStarts.has('helm')) checkOnly.add('helm')
   }
@@ -324,7 +330,7 @@ export function createGoRenderModule(options: RenderModuleOptions): GoRenderModu
   }
   const kustomizeRequest = (dir: string) => ({ op: 'kustomize', input: { dir } })
   const helmOp = (release: HelmReleaseRender) => ({ op: 'helm', input: helmRequest(release) })
-  const module: RenderModule & Pick<GoRenderModule, 'unpackAhead'> = {
+  const module: RenderModule & Pick<GoRenderModule, 'unpackAhead' | 'unpackCheckAhead'> = {
     kustomize: (dir) => render('kustomize', kustomizeRequest(dir)),
     helm: (release) => render('helm', helmOp(release)),
     loaded: merged,
@@ -336,6 +342,7 @@ export function createGoRenderModule(options: RenderModuleOptions): GoRenderModu
     prepareCheck,
     prepare,
     unpackAhead,
+    unpackCheckAhead,
     underway
   }
   /** The head's render of `request` when it holds for the base (see twin()). */
