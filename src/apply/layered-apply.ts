@@ -7,7 +7,7 @@
  */
 import { emptyState } from '../state/state.js'
 import type { ApplyLog, Clock, Cluster, StateStore, StoredState } from './ports.js'
-import type { BuildDesired, ManifestUnit } from './manifest-unit.js'
+import { readinessWaitOf, type BuildDesired, type ManifestUnit } from './manifest-unit.js'
 import {
   applyManifestFully,
   buildFailure,
@@ -211,7 +211,7 @@ export async function runLayeredApply<M extends ManifestUnit>(
       await settle(index)
       return finish(failure() ?? `layer ${index - 1} apply failed`)
     }
-    const lc = { options, deps, stored, pending, selected, writesBefore }
+    const lc = { options, deps, stored, pending, selected, writesBefore, renders: layerRenders() }
     const { gate, final } = await runLayer(index, layer, lc)
     finals.push(final)
     writesBefore = Promise.all([writesBefore, final])
@@ -279,11 +279,40 @@ interface LayerContext<M extends ManifestUnit> {
   selected: (m: M) => boolean
   /** Settles once every earlier layer's State writes have answered. */
   writesBefore: Promise<unknown>
+  /** The renders of this layer's manifests (see runLayer). */
+  renders: LayerRenders
+}
+
+/**
+ * The renders a layer's manifests started: `settled` waits until none is pending, renders
+ * started while it waits included.
+ */
+interface LayerRenders {
+  track(render: Promise<unknown>): void
+  settled(): Promise<void>
+}
+
+function layerRenders(): LayerRenders {
+  const pending = new Set<Promise<unknown>>()
+  return {
+    track(render) {
+      pending.add(render)
+      const done = () => void pending.delete(render)
+      render.then(done, done)
+    },
+    async settled() {
+      while (pending.size > 0) await Promise.allSettled([...pending])
+    }
+  }
 }
 
 /**
  * Runs a layer's manifests: `gate` once each one's objects are applied or it ended (failed,
  * unchanged; one with `tests` ends first, they follow its State write), `final` once each ended.
+ * A manifest's objects go out once the renders of the layer's manifests in flight have settled,
+ * so that the layer's applies are one round of requests, not one per render finishing
+ * (docs/compatibility.md#one-round-of-applies-per-layer); one that waits for readiness or has
+ * `tests` goes out as soon as its own render is done, so that its wait starts at once.
  */
 async function runLayer<M extends ManifestUnit>(
   index: number,
@@ -351,10 +380,17 @@ async function runOne<M extends ManifestUnit>(
       throw buildFailure(m.name, error)
     }
     const stored = lc.stored.get(m.name) ?? emptyStored()
-    let desired = await deps.build(m).catch(buildFailed)
+    const rendering = deps.build(m)
+    lc.renders.track(rendering)
+    let desired = await rendering.catch(buildFailed)
     // Skipped against another State than this run's (or for a full apply): render after all.
     if (desired.skipped !== undefined && (!options.sync || desired.skipped.stored !== stored)) {
-      desired = await desired.skipped.render().catch(buildFailed)
+      const again = desired.skipped.render()
+      lc.renders.track(again)
+      desired = await again.catch(buildFailed)
+    }
+    if (readinessWaitOf(m) === undefined && (m.tests ?? []).length === 0) {
+      await lc.renders.settled()
     }
     const ctx = {
       ...deps,
