@@ -245,7 +245,7 @@ describe('layers', () => {
       minConsecutiveFailureCount: 1
     }
     /** A run whose renders finish when the test says, with every event in `order`. */
-    function delayedRenders(names: string[]) {
+    function delayedRenders(names: string[], sizes: Record<string, number> = {}) {
       const cluster = new FakeCluster()
       const store = new FakeStore()
       const order: string[] = []
@@ -259,7 +259,13 @@ describe('layers', () => {
           finish.set(m.name, (fail) => {
             order.push(`rendered ${m.name}`)
             if (fail) reject(fail)
-            else resolve(desired(m.name, [cm('n', m.name)]))
+            else {
+              const size = sizes[m.name] ?? 1
+              const objects = Array.from({ length: size }, (_, i) =>
+                cm('n', i === 0 ? m.name : `${m.name}-${i}`)
+              )
+              resolve(desired(m.name, objects))
+            }
           })
         )
       const run = (layers: ManifestUnit[][], options: Partial<ApplyOptions> = {}) =>
@@ -306,6 +312,24 @@ describe('layers', () => {
       finish.get('b')!()
       expect((await report).ok).toBe(true)
       expect(order.slice(4)).toEqual(['rendered b', 'apply b'])
+    })
+
+    it('sends at once when the layer has more objects than one round of requests carries', async () => {
+      // 101 objects: more than the requests in flight (OBJECT_CONCURRENCY, 100), so holding
+      // them for b's render would only add round trips.
+      const { order, finish, run, settle } = delayedRenders(['a', 'b'], { a: 101 })
+      const report = run([[u('a'), u('b')]])
+      await settle()
+      finish.get('a')!()
+      await settle()
+      expect(order.slice(0, 2)).toEqual(['rendered a', 'apply a'])
+      finish.get('b')!()
+      expect((await report).ok).toBe(true)
+      expect(order.filter((e) => !e.startsWith('apply a'))).toEqual([
+        'rendered a',
+        'rendered b',
+        'apply b'
+      ])
     })
 
     it('still applies and saves the siblings of a manifest whose render failed', async () => {
