@@ -7,7 +7,7 @@
  */
 import { emptyState } from '../state/state.js'
 import type { ApplyLog, Clock, Cluster, StateStore, StoredState } from './ports.js'
-import type { BuildDesired, ManifestUnit } from './manifest-unit.js'
+import { readinessWaitOf, type BuildDesired, type ManifestUnit } from './manifest-unit.js'
 import {
   applyManifestFully,
   buildFailure,
@@ -19,6 +19,7 @@ import {
   type PendingSave
 } from './sync-manifest.js'
 import { runTestPlugin, type TestPluginSpec } from './test-plugins.js'
+import { OBJECT_CONCURRENCY } from './object-waves.js'
 import type { ObjectRef } from './ports.js'
 import { explainUnhealthy, type HealthCause } from '../health/cause.js'
 import type { ObjectWatcher } from '../health/ports.js'
@@ -211,7 +212,15 @@ export async function runLayeredApply<M extends ManifestUnit>(
       await settle(index)
       return finish(failure() ?? `layer ${index - 1} apply failed`)
     }
-    const lc = { options, deps, stored, pending, selected, writesBefore }
+    const lc = {
+      options,
+      deps,
+      stored,
+      pending,
+      selected,
+      writesBefore,
+      round: layerRound(OBJECT_CONCURRENCY)
+    }
     const { gate, final } = await runLayer(index, layer, lc)
     finals.push(final)
     writesBefore = Promise.all([writesBefore, final])
@@ -279,11 +288,51 @@ interface LayerContext<M extends ManifestUnit> {
   selected: (m: M) => boolean
   /** Settles once every earlier layer's State writes have answered. */
   writesBefore: Promise<unknown>
+  /** The layer's round of requests (see runLayer). */
+  round: LayerRound
+}
+
+/**
+ * A layer's round of requests (docs/compatibility.md#one-round-of-applies-per-layer): the
+ * renders its manifests started, and how many objects those that rendered send. `ready` waits
+ * until no render is pending (renders started meanwhile included), or until the layer's objects
+ * are more than one round of requests carries, when holding them back gains nothing.
+ */
+interface LayerRound {
+  track(render: Promise<unknown>): void
+  ready(objects: number): Promise<void>
+}
+
+function layerRound(oneRound: number): LayerRound {
+  const pending = new Set<Promise<unknown>>()
+  let objects = 0
+  let overflow: () => void = () => undefined
+  const full = new Promise<void>((resolve) => (overflow = resolve))
+  const settled = async (): Promise<void> => {
+    while (pending.size > 0) await Promise.allSettled([...pending])
+  }
+  return {
+    track(render) {
+      pending.add(render)
+      const done = () => void pending.delete(render)
+      render.then(done, done)
+    },
+    async ready(count) {
+      objects += count
+      if (objects > oneRound) overflow()
+      await Promise.race([settled(), full])
+    }
+  }
 }
 
 /**
  * Runs a layer's manifests: `gate` once each one's objects are applied or it ended (failed,
  * unchanged; one with `tests` ends first, they follow its State write), `final` once each ended.
+ * A manifest's requests go out once the renders of the layer's manifests in flight have settled,
+ * so that the layer's applies are one round of requests, not one per render finishing
+ * (docs/compatibility.md#one-round-of-applies-per-layer), unless the layer sends more than one
+ * round carries; one that waits for readiness or has `tests` goes out as soon as its own render
+ * is done, so that its wait starts at once.
  */
 async function runLayer<M extends ManifestUnit>(
   index: number,
@@ -351,11 +400,17 @@ async function runOne<M extends ManifestUnit>(
       throw buildFailure(m.name, error)
     }
     const stored = lc.stored.get(m.name) ?? emptyStored()
-    let desired = await deps.build(m).catch(buildFailed)
+    const rendering = deps.build(m)
+    lc.round.track(rendering)
+    let desired = await rendering.catch(buildFailed)
     // Skipped against another State than this run's (or for a full apply): render after all.
     if (desired.skipped !== undefined && (!options.sync || desired.skipped.stored !== stored)) {
-      desired = await desired.skipped.render().catch(buildFailed)
+      const again = desired.skipped.render()
+      lc.round.track(again)
+      desired = await again.catch(buildFailed)
     }
+    // One that waits for readiness or runs tests goes at once, so that its wait starts early.
+    const oneRound = readinessWaitOf(m) === undefined && (m.tests ?? []).length === 0
     const ctx = {
       ...deps,
       gitCommitHash: options.gitCommitHash,
@@ -364,7 +419,8 @@ async function runOne<M extends ManifestUnit>(
       stored,
       objectsApplied: (o: ManifestOutcome) =>
         objectsApplied({ ...report(o.result, o.counts), applied: o.applied ?? [] }),
-      beforeStateWrite: () => lc.writesBefore
+      beforeStateWrite: () => lc.writesBefore,
+      ...(oneRound ? { beforeRequests: (count: number) => lc.round.ready(count) } : {})
     }
     outcome = await (options.sync
       ? syncManifest(m, desired, ctx)

@@ -63,6 +63,12 @@ export interface ManifestContext {
   objectsApplied?: (outcome: ManifestOutcome) => void
   /** Awaited before the State write (not before a held, atomic one): earlier layers' writes. */
   beforeStateWrite?: () => Promise<unknown>
+  /**
+   * Awaited before the manifest's first request with how many objects it applies and deletes:
+   * the layered apply holds them until its layer's other renders are done
+   * (docs/compatibility.md#one-round-of-applies-per-layer).
+   */
+  beforeRequests?: (count: number) => Promise<unknown>
 }
 
 /** A manifest that failed; the message names the manifest and, where known, the object. */
@@ -107,6 +113,8 @@ export async function syncManifest(
   const entries = new Map(ctx.stored.state.entries)
   const touched = new Set<string>()
   const toApply = new Set(diff.filter((d) => d.type !== 'removed').map((d) => d.key))
+  const removed = ctx.prune ? diff.length - toApply.size : 0
+  await ctx.beforeRequests?.(toApply.size + removed)
   const applying = applyObjects(m.name, desired.objects, ctx, (key) => toApply.has(key))
   // The record is made while the applies are on their way, not after their answers: the State
   // write then leaves as soon as the last object is applied (docs/benchmarks.md#round-trips).
@@ -160,6 +168,7 @@ export async function applyManifestFully(
   ctx: ManifestContext
 ): Promise<ManifestOutcome> {
   const counts = emptyCounts()
+  await ctx.beforeRequests?.(desired.objects.length)
   const applying = applyObjects(m.name, desired.objects, ctx, () => true)
   const recording = m.name === '' ? Promise.resolve(undefined) : recordOf(desired)
   const applied = await applying

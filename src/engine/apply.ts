@@ -22,8 +22,13 @@ import type { ClusterSession, EngineSettings } from './ports.js'
 /** A killed holder blocks others this long at most. */
 const DEFAULT_LOCK_TTL_SECONDS = 60
 
-/** Renders started ahead of their layer at once (src/apply/render-ahead.ts; see BUILD_CONCURRENCY). */
-const RENDER_AHEAD = 8
+/**
+ * Kustomize renders of an apply at a time, in layer order (src/apply/render-ahead.ts): as many
+ * as the render module runs at once (at most 4 workers, one native process). More would share
+ * the cores with renders of later layers, so that each layer's renders finished later
+ * (docs/benchmarks.md#renders-in-layer-order).
+ */
+const RENDER_AHEAD = 4
 
 /**
  * `build`, already rendering the selected manifests that may render before their layer

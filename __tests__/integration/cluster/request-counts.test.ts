@@ -222,6 +222,57 @@ describe('requests of the bench scenarios (4 manifests × 10 objects, 2 layers)'
   })
 })
 
+// The bench's own repository (scripts/bench.ts at 1,000 objects: 20 manifests × 50 objects in 4
+// layers after a Namespace manifest), where the renders, not the round trips, are what the
+// first layer waits for: they start once the State read shows that no record holds, and 20
+// renders of 50 objects take longer than a round trip on any machine. The first sync goes
+// straight to the server (its path is not pinned here); the 10% sync (object 0, 10, 20, 30 and
+// 40 of each manifest: 5 ConfigMaps) through 150 ms each way, as above.
+describe('requests of the bench repository (20 manifests × 50 objects, 4 layers)', () => {
+  const ONE_WAY_MS = 150
+  const bench: BenchRepoOptions = {
+    id: `${id}b`,
+    shape: 'kustomize',
+    manifests: 20,
+    objectsPerManifest: 50,
+    layers: 4
+  }
+  const benchDir = mkdtempSync(path.join(os.tmpdir(), 'request-counts-bench-'))
+  const benchFile = path.join(benchDir, 'tazuna.yaml')
+  let proxy: TcpProxy
+  beforeAll(async () => {
+    writeBenchRepo(benchDir, benchRepoFiles(bench))
+    await requestsOf(['apply', '--sync'], { config: benchFile, kubeconfig })
+    writeBenchRepo(benchDir, benchRepoFiles({ ...bench, modifyEvery: 10 }))
+    proxy = await startTcpProxy(kubeconfig, { oneWayDelayMs: ONE_WAY_MS })
+  })
+  afterAll(() => proxy.close())
+
+  // The lock, the State list, one round of applies per layer however far apart its renders
+  // finish (docs/compatibility.md#one-round-of-applies-per-layer), each layer's State updates
+  // beside the next layer's applies, the last layer's State updates, the release: 8 round
+  // trips, where each render finishing apart from its layer's others added one (17 in the
+  // bench of docs/benchmarks.md#round-trips).
+  it('sync-10pct: one round of applies per layer, then the last State updates', async () => {
+    const requests = await requestsOf(['apply', '--sync'], {
+      config: benchFile,
+      kubeconfig: proxy.kubeconfig
+    })
+    const path = criticalPath(requests, waitGapUs(ONE_WAY_MS * 1000))
+    expect(describePath(path)).toMatch(
+      /^create leases → list configmaps → patch configmaps.* → update configmaps( ×\d)? → delete leases$/
+    )
+    expect(path).toHaveLength(8)
+    expect(tally(requests)).toEqual({
+      'create leases': 1,
+      'list configmaps': 1,
+      'patch configmaps': 20 * 5,
+      'update configmaps': 20,
+      'delete leases': 1
+    })
+  })
+})
+
 // The same repository as helmfiles of two releases each (__tests__/bench/repo.ts): ConfigMaps
 // only. Without `kubeVersion`, Helm renders with the server's capabilities, asked once per run
 // (/version, /api and /apis at once); with render records, beside the lock and the State read

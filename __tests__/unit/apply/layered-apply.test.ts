@@ -231,6 +231,138 @@ describe('layers', () => {
     expect(peak).toBe(2)
   })
 
+  // docs/compatibility.md#one-round-of-applies-per-layer: a layer's objects go out together
+  // once its renders settled; a manifest that waits for readiness or has tests goes at once.
+  describe('one round of applies per layer', () => {
+    const test = {
+      type: 'ExistNonExist',
+      existNonExist: {
+        resource: { apiVersion: 'v1', kind: 'ConfigMap' },
+        namespace: 'n',
+        name: 'a',
+        shouldExist: true
+      },
+      minConsecutiveFailureCount: 1
+    }
+    /** A run whose renders finish when the test says, with every event in `order`. */
+    function delayedRenders(names: string[], sizes: Record<string, number> = {}) {
+      const cluster = new FakeCluster()
+      const store = new FakeStore()
+      const order: string[] = []
+      const finish = new Map<string, (fail?: Error) => void>()
+      cluster.onApply = (o) => {
+        order.push(`apply ${(o.metadata as JsonObject).name as string}`)
+        return Promise.resolve()
+      }
+      const build = (m: ManifestUnit) =>
+        new Promise<ReturnType<typeof desired>>((resolve, reject) =>
+          finish.set(m.name, (fail) => {
+            order.push(`rendered ${m.name}`)
+            if (fail) reject(fail)
+            else {
+              const size = sizes[m.name] ?? 1
+              const objects = Array.from({ length: size }, (_, i) =>
+                cm('n', i === 0 ? m.name : `${m.name}-${i}`)
+              )
+              resolve(desired(m.name, objects))
+            }
+          })
+        )
+      const run = (layers: ManifestUnit[][], options: Partial<ApplyOptions> = {}) =>
+        runLayeredApply(
+          layers,
+          [],
+          { ...SYNC, ...options },
+          {
+            cluster,
+            store,
+            log: memoryLog(),
+            clock: fakeClock(),
+            build
+          }
+        )
+      const settle = () => new Promise((resolve) => setTimeout(resolve, 1))
+      return { names, cluster, store, order, finish, run, settle }
+    }
+
+    it("sends a layer's objects once all of its renders are done, not as each finishes", async () => {
+      const { order, finish, run, settle } = delayedRenders(['a', 'b'])
+      const report = run([[u('a'), u('b')]])
+      await settle()
+      finish.get('a')!()
+      await settle()
+      expect(order).toEqual(['rendered a'])
+      finish.get('b')!()
+      expect((await report).ok).toBe(true)
+      // One round: both after both renders (in whichever order they leave).
+      expect(order.slice(0, 2)).toEqual(['rendered a', 'rendered b'])
+      expect(order.slice(2).sort()).toEqual(['apply a', 'apply b'])
+    })
+
+    it('sends the objects of a manifest with tests or a readiness wait as soon as it rendered', async () => {
+      const { order, finish, run, settle } = delayedRenders(['a', 'b', 'c'])
+      const waits = u('c', { type: 'helmfile', helmfile: { wait: true, timeoutSeconds: 5 } })
+      const report = run([[u('a', { tests: [test] }), u('b'), waits]])
+      await settle()
+      finish.get('a')!()
+      await settle()
+      finish.get('c')!()
+      await settle()
+      expect(order).toEqual(['rendered a', 'apply a', 'rendered c', 'apply c'])
+      finish.get('b')!()
+      expect((await report).ok).toBe(true)
+      expect(order.slice(4)).toEqual(['rendered b', 'apply b'])
+    })
+
+    it('sends at once when the layer has more objects than one round of requests carries', async () => {
+      // 101 objects: more than the requests in flight (OBJECT_CONCURRENCY, 100), so holding
+      // them for b's render would only add round trips.
+      const { order, finish, run, settle } = delayedRenders(['a', 'b'], { a: 101 })
+      const report = run([[u('a'), u('b')]])
+      await settle()
+      finish.get('a')!()
+      await settle()
+      expect(order.slice(0, 2)).toEqual(['rendered a', 'apply a'])
+      finish.get('b')!()
+      expect((await report).ok).toBe(true)
+      expect(order.filter((e) => !e.startsWith('apply a'))).toEqual([
+        'rendered a',
+        'rendered b',
+        'apply b'
+      ])
+    })
+
+    it('still applies and saves the siblings of a manifest whose render failed', async () => {
+      const { order, store, finish, run, settle } = delayedRenders(['a', 'b'])
+      const report = run([[u('a'), u('b')], [u('c')]])
+      await settle()
+      finish.get('a')!()
+      await settle()
+      finish.get('b')!(new Error('kustomize build b: boom'))
+      const r = await report
+      expect(r.error).toBe(
+        'layer 0 apply failed: manifest "b": failed to build: kustomize build b: boom'
+      )
+      expect(order).toEqual(['rendered a', 'rendered b', 'apply a'])
+      expect(store.saves.map((s) => s.manifest)).toEqual(['a'])
+    })
+
+    it('waits only for renders under way: more manifests than `concurrency` all apply', async () => {
+      const { order, finish, run, settle } = delayedRenders(['a', 'b', 'c'])
+      const report = run([[u('a'), u('b'), u('c')]], { concurrency: 2 })
+      await settle()
+      expect([...finish.keys()]).toEqual(['a', 'b'])
+      finish.get('b')!()
+      finish.get('a')!()
+      await settle()
+      expect(order.slice(0, 2)).toEqual(['rendered b', 'rendered a'])
+      expect(order.slice(2).sort()).toEqual(['apply a', 'apply b'])
+      finish.get('c')!()
+      expect((await report).ok).toBe(true)
+      expect(order.slice(4)).toEqual(['rendered c', 'apply c'])
+    })
+  })
+
   // docs/compatibility.md#layers: the barrier waits for a layer's objects, not its State.
   it("applies the next layer while a layer's State write is on its way, and answers after it", async () => {
     const { cluster, store, run } = setup({ a: [cm('n', 'a')], b: [cm('n', 'b')] })

@@ -58,14 +58,36 @@ describe('renderingAhead', () => {
     expect(started).toEqual(['a', 'b', 'a'])
   })
 
-  it('takes a queued manifest out of the queue when its layer asks first', () => {
-    const { started, build } = controlledBuild()
+  it('moves a queued manifest its layer asks for to the front, still within the limit', async () => {
+    const { started, finish, build } = controlledBuild()
+    const [a, b, c, d] = [unit('a'), unit('b'), unit('c'), unit('d')]
+    const builder = renderingAhead([a, b, c, d], build, 1)
+    const asked = [builder(d), builder(c)]
+    // The renders share the cores: starting d beside a would only make both finish later.
+    expect(started).toEqual(['a'])
+    finish.get('a')!.resolve()
+    await settle()
+    expect(started).toEqual(['a', 'd'])
+    finish.get('d')!.resolve()
+    await settle()
+    expect(started).toEqual(['a', 'd', 'c'])
+    finish.get('c')!.resolve()
+    await expect(Promise.all(asked)).resolves.toEqual([nothing(), nothing()])
+    // Each is handed out once: asked again, it renders anew.
+    void builder(d)
+    expect(started).toEqual(['a', 'd', 'c', 'b', 'd'])
+  })
+
+  it('renders a manifest asked for twice while queued once more, not twice from the queue', async () => {
+    const { started, finish, build } = controlledBuild()
     const [a, b] = [unit('a'), unit('b')]
     const builder = renderingAhead([a, b], build, 1)
     void builder(b)
+    void builder(b)
     expect(started).toEqual(['a', 'b'])
-    void builder(a)
-    expect(started).toEqual(['a', 'b'])
+    finish.get('a')!.resolve()
+    await settle()
+    expect(started).toEqual(['a', 'b', 'b'])
   })
 
   it('reports a failed early render in its own layer, after the layers before it applied', async () => {
