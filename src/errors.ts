@@ -1,7 +1,7 @@
 /**
  * The few error classes the action reports to users. Each carries what the user must look at
  * (an input, a file and line, a manifest, an object, a command); none may carry a token, a
- * response header or a Secret value.
+ * response header (but the texts of `Warning` headers, which users are shown) or a Secret value.
  */
 
 /** Where in a user's file a problem is; `line` is 1-based. */
