@@ -20,6 +20,7 @@ import {
   uniqueName
 } from '../../support/cluster.js'
 import { commitAll } from '../../support/git-repo.js'
+import { testRenderModule } from '../../support/render-module.js'
 
 let admin: KubeSession
 let ns: string
@@ -392,6 +393,217 @@ describe('the schema checks of custom resources at review', () => {
         `Gizmo/${ns}/purple spec.color: spec.color: Unsupported value: "purple": supported values: "red", "green", "blue"`
       )
     ])
+  })
+})
+
+/**
+ * A CRD of kind Part whose schema has what server-side apply's type conversion decides: an
+ * integer, a map of strings, a list keyed by name, a nested object, an embedded resource (whose
+ * metadata is ObjectMeta) and a subtree that keeps unknown fields.
+ */
+function partDefinition(g: string): JsonObject {
+  return {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `parts.${g}` },
+    spec: {
+      group: g,
+      scope: 'Namespaced',
+      names: { plural: 'parts', singular: 'part', kind: 'Part', listKind: 'PartList' },
+      versions: [
+        {
+          name: 'v1',
+          served: true,
+          storage: true,
+          schema: {
+            openAPIV3Schema: {
+              type: 'object',
+              properties: {
+                spec: {
+                  type: 'object',
+                  properties: {
+                    count: { type: 'integer' },
+                    labels: { type: 'object', additionalProperties: { type: 'string' } },
+                    ports: {
+                      type: 'array',
+                      'x-kubernetes-list-type': 'map',
+                      'x-kubernetes-list-map-keys': ['name'],
+                      items: {
+                        type: 'object',
+                        required: ['name'],
+                        properties: { name: { type: 'string' }, port: { type: 'integer' } }
+                      }
+                    },
+                    owner: { type: 'object', properties: { name: { type: 'string' } } },
+                    template: {
+                      type: 'object',
+                      'x-kubernetes-embedded-resource': true,
+                      'x-kubernetes-preserve-unknown-fields': true
+                    },
+                    extra: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true }
+                  }
+                }
+              }
+            }
+          }
+        }
+      ]
+    }
+  }
+}
+
+describe('the schema checks of custom resources whose CRD is in the same Diff', () => {
+  let g: string
+  beforeAll(() => {
+    g = `${uniqueName('parts')}.example.com`
+  })
+  const part = (name: string, body: JsonObject): JsonObject => ({
+    apiVersion: `${g}/v1`,
+    kind: 'Part',
+    metadata: { name },
+    ...body
+  })
+  const template = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 't' }, data: {} }
+  // Each with one mistake (which a conversion always names), and the words the server's apply
+  // refuses it with; the first with none.
+  const corpus = (): [JsonObject, string, string][] => [
+    [
+      part('fine', {
+        spec: {
+          count: 1,
+          labels: { a: 'b' },
+          ports: [{ name: 'http', port: 80 }],
+          owner: { name: 'o' },
+          template,
+          extra: { anything: [1, 'two'] }
+        }
+      }),
+      '',
+      ''
+    ],
+    [
+      part('undeclared', { spec: { count: 1, colour: 'red' } }),
+      'spec.colour',
+      '.spec.colour: field not declared in schema'
+    ],
+    [
+      part('top', { spec: { count: 1 }, specs: {} }),
+      'specs',
+      '.specs: field not declared in schema'
+    ],
+    [
+      part('nested', { spec: { owner: { name: 'o', uid: 'u' } } }),
+      'spec.owner.uid',
+      '.spec.owner.uid: field not declared in schema'
+    ],
+    [
+      part('embedded', {
+        spec: { template: { ...template, metadata: { name: 't', labelz: {} } } }
+      }),
+      'spec.template.metadata.labelz',
+      '.spec.template.metadata.labelz: field not declared in schema'
+    ],
+    [
+      part('count', { spec: { count: 'three' } }),
+      'spec.count',
+      '.spec.count: expected numeric (int or float), got string'
+    ],
+    [
+      part('label', { spec: { labels: { a: 1 } } }),
+      'spec.labels.a',
+      '.spec.labels.a: expected string, got &value.valueUnstructured{Value:1}'
+    ],
+    [
+      part('ports', {
+        spec: {
+          ports: [
+            { name: 'http', port: 80 },
+            { name: 'http', port: 81 }
+          ]
+        }
+      }),
+      'spec.ports',
+      '.spec.ports: duplicate entries for key [name="http"]'
+    ]
+  ]
+
+  it("flag an undeclared field and a wrong type in the server's words, as the apply of the CR is refused with them once the CRD is", async () => {
+    const cases = corpus()
+    const r = await reviewed([partDefinition(g), ...cases.map(([o]) => o)])
+    expect(r).toMatchObject({ code: 0, stderr: '' })
+    const lines = riskLines(r.stdout)
+    for (const line of lines) expect(line).toMatch(/^# {3}rejected-by-schema /)
+    expect(lines).toHaveLength(cases.length - 1)
+    for (const [o, field, words] of cases.slice(1)) {
+      const name = (o.metadata as { name: string }).name
+      expect(lines).toContainEqual(expect.stringContaining(`Part/${ns}/${name} ${field}: ${words}`))
+    }
+    // The CRD applied (and Established, and served), the server refuses each with the same words.
+    await admin.cluster.apply(partDefinition(g))
+    for (const [o, , words] of cases) {
+      const refused = await admin.cluster.apply(inNamespace(o)).then(
+        () => '',
+        (error: unknown) => (error as Error).message
+      )
+      const name = (o.metadata as { name: string }).name
+      const typed = `failed to create typed patch object (${ns}/${name}; ${g}/v1, Kind=Part): `
+      expect(refused === '' ? '' : refused.slice(refused.indexOf(typed))).toBe(
+        words === '' ? '' : typed + words
+      )
+    }
+    // Refused, not pruned, whatever the request's fieldValidation (Strict above, the server's
+    // default Warn, Ignore): nothing is stored.
+    const undeclared = part('undeclared', { spec: { count: 1, colour: 'red' } })
+    const path = `/apis/${g}/v1/namespaces/${ns}/parts/undeclared`
+    const validations: Record<string, string>[] = [{}, { fieldValidation: 'Ignore' }]
+    for (const validation of validations) {
+      const res = await admin.client.request(
+        {
+          method: 'PATCH',
+          path,
+          query: { fieldManager: 'api-review-test', force: 'true', ...validation },
+          body: inNamespace(undeclared),
+          contentType: 'application/apply-patch+yaml'
+        },
+        'apply a Part'
+      )
+      expect(res.status).toBe(500)
+      expect(res.body).toContain('.spec.colour: field not declared in schema')
+    }
+    expect((await admin.client.request({ method: 'GET', path }, 'read a Part')).status).toBe(404)
+  })
+
+  it('convert a custom resource with its CRD as with the schema the cluster publishes for it', async () => {
+    // Held equal: the findings from the CRD (with the ObjectMeta of the CRDs' own document, as
+    // the review sends it) are those from the cluster's published document of the applied CRD.
+    await admin.cluster.apply(partDefinition(g))
+    const document = async (path: string): Promise<string> =>
+      (
+        await admin.client.request(
+          { method: 'GET', path, accept: 'application/json' },
+          `GET ${path}`
+        )
+      ).body
+    let published = ''
+    // The server publishes a CRD's document a moment after it serves the kind.
+    for (let i = 0; i < 100 && !published.includes(`"kind":"Part"`); i++) {
+      published = await document(`/openapi/v3/apis/${g}/v1`)
+      if (!published.includes(`"kind":"Part"`)) await new Promise((r) => setTimeout(r, 200))
+    }
+    expect(published).toContain(`"kind":"Part"`)
+    const meta = await document('/openapi/v3/apis/apiextensions.k8s.io/v1')
+    const objects = corpus().map(([o]) => inNamespace(o))
+    const module = testRenderModule()
+    const check = module.checkSchema!.bind(module)
+    const fromCluster = await check({ [`${g}/v1`]: published }, objects, [])
+    const fromDefinition = await check({ 'apiextensions.k8s.io/v1': meta }, objects, [
+      partDefinition(g)
+    ])
+    expect(fromDefinition).toEqual(fromCluster)
+    // And each is what the server says (above): every mistake found, nothing in the first.
+    expect(fromCluster.map((f) => f?.map((x) => x.message))).toEqual(
+      corpus().map(([, , words]) => (words === '' ? [] : [words]))
+    )
   })
 })
 
