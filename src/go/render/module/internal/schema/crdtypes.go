@@ -12,6 +12,7 @@ import (
 	k8sschema "k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/managedfields"
 	"k8s.io/apimachinery/pkg/util/sets"
+	builderutil "k8s.io/kube-openapi/pkg/builder3/util"
 	"k8s.io/kube-openapi/pkg/validation/spec"
 )
 
@@ -91,7 +92,7 @@ func crdTypeConverters(crds []json.RawMessage, published map[string]*spec.Schema
 // stripped): generateBuilder's structural schema, unfolded (a schema with a type OpenAPI v3 does
 // not have, or not structural, is an object of anything), then buildKubeNative's apiVersion,
 // kind and metadata properties, the embedded resources' (addEmbeddedProperties) and the
-// x-kubernetes-group-version-kind extension.
+// x-kubernetes-group-version-kind extension, its references wrapped as builder3 wraps them.
 func publishedSchema(crd *apiextensionsv1.CustomResourceDefinition, version string) (*spec.Schema, error) {
 	var structural *structuralschema.Structural
 	val, err := apihelpers.GetSchemaForVersion(crd, version)
@@ -123,7 +124,9 @@ func publishedSchema(crd *apiextensionsv1.CustomResourceDefinition, version stri
 	ret.AddExtension(gvkExtension, []interface{}{
 		map[string]interface{}{"group": crd.Spec.Group, "version": version, "kind": crd.Spec.Names.Kind},
 	})
-	return ret, nil
+	// As builder3 puts it in the document: a reference with siblings (metadata's description)
+	// wrapped in allOf.
+	return builderutil.WrapRefs(ret), nil
 }
 
 // addEmbeddedProperties is builder's (for OpenAPI v3): apiVersion, kind and metadata for every
