@@ -1,7 +1,7 @@
 /**
  * The few error classes the action reports to users. Each carries what the user must look at
  * (an input, a file and line, a manifest, an object, a command); none may carry a token, a
- * response header or a Secret value.
+ * response header (but the texts of `Warning` headers, which users are shown) or a Secret value.
  */
 
 /** Where in a user's file a problem is; `line` is 1-based. */
@@ -84,12 +84,23 @@ export class LimitError extends Error {
 /** A request to the Kubernetes API that failed: names the verb, the object and the API's message. */
 export class ClusterError extends Error {
   override name = 'ClusterError'
+  /**
+   * The texts of the `Warning` headers the refusal came with (a deprecated version's), which a
+   * refused dry run shows as an accepted one's (docs/risks.md#what-live-mode-adds); a Secret's
+   * without the values they quote.
+   */
+  warnings: readonly string[] = []
   constructor(
     message: string,
     readonly code?: number
   ) {
     super(message)
   }
+}
+
+/** The `Warning` texts a refused request came with; none for other errors. */
+export function warningsOfRefusal(error: unknown): readonly string[] {
+  return error instanceof ClusterError ? error.warnings : []
 }
 
 /**

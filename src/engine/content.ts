@@ -10,7 +10,7 @@ import { objectsByKey, type RenderedObjects } from '../report/content-diff.js'
 import type { ManifestDiff } from '../report/model.js'
 import type { Cluster } from '../apply/ports.js'
 import { buildFailure, ManifestError, messageOf, refOfKey } from '../apply/sync-manifest.js'
-import { NotServedError } from '../errors.js'
+import { NotServedError, warningsOfRefusal } from '../errors.js'
 import type { JsonObject } from '../go/yaml.js'
 
 /** Manifests rendered at once (as the Diff does). */
@@ -64,7 +64,7 @@ const LIVE_CONCURRENCY = 8
  * dry-run result of the head object (what `kubectl diff` compares). An object whose dry run
  * the server refuses (its namespace is created by the same change, an immutable field) is
  * shown as rendered, and its message kept for the risk pass, as are the warnings a dry run
- * answered with. Writes nothing.
+ * answered with, refused or not. Writes nothing.
  */
 export async function liveObjectsOf(
   diffs: readonly ManifestDiff[],
@@ -97,6 +97,8 @@ export async function liveObjectsOf(
             },
             (error: unknown) => {
               refusal = messageOf(error)
+              const said = warningsOfRefusal(error)
+              if (said.length > 0) warnings = said
               return object
             }
           )

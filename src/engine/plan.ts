@@ -10,7 +10,7 @@ import { mapConcurrently } from '../apply/layered-apply.js'
 import type { DesiredState } from '../apply/manifest-unit.js'
 import type { Cluster, ObjectRef } from '../apply/ports.js'
 import { buildFailure, messageOf } from '../apply/sync-manifest.js'
-import { NotServedError } from '../errors.js'
+import { NotServedError, warningsOfRefusal } from '../errors.js'
 import type { Manifest } from '../config/schema.js'
 import type { JsonObject } from '../go/yaml.js'
 import { diffLines, type RenderedObjects } from '../report/content-diff.js'
@@ -162,6 +162,7 @@ async function objectPlanOf(
           },
           (error: unknown) => {
             refusal = messageOf(error)
+            warnings = warningsOfRefusal(error)
             return object
           }
         )

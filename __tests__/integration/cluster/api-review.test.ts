@@ -10,6 +10,7 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import type { KubeSession } from '../../../src/adapters/kube/session.js'
 import type { JsonObject } from '../../../src/go/yaml.js'
+import { escapeRegExp, reviewAdding, riskLines } from '../../support/api-review.js'
 import { runCliInProcess, type CliResult } from '../../support/cli.js'
 import { writeProject } from '../../support/cli-project.js'
 import {
@@ -19,7 +20,6 @@ import {
   namespace,
   uniqueName
 } from '../../support/cluster.js'
-import { commitAll } from '../../support/git-repo.js'
 import { testRenderModule } from '../../support/render-module.js'
 
 let admin: KubeSession
@@ -103,21 +103,11 @@ async function reviewed(
   kubeconfig = adminKubeconfig(),
   { live = false } = {}
 ): Promise<CliResult> {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'api-review-'))
-  const app = uniqueName('app')
-  writeProject(dir, [{ name: app, objects: [configMap(ns, 'base', { k: 'v' })] }])
-  commitAll(dir, 'base')
-  const file = writeProject(dir, [
-    { name: app, objects: [configMap(ns, 'base', { k: 'v' }), ...added.map(inNamespace)] }
-  ])
-  return runCliInProcess(['state', 'diff', live ? '--content=live' : '--content', '-f', file], {
-    KUSTOMIZE_BIN: process.env.KUSTOMIZE_BIN,
-    KUBECONFIG: kubeconfig
+  return reviewAdding([configMap(ns, 'base', { k: 'v' })], added.map(inNamespace), {
+    kubeconfig,
+    live
   })
 }
-
-const riskLines = (stdout: string): string[] =>
-  stdout.split('\n').filter((l) => l.startsWith('#   '))
 
 describe('the API checks at review', () => {
   it('flag versions the server does not serve with what Kubernetes names to use, as the apply fails', async () => {
@@ -728,8 +718,6 @@ describe('live mode', () => {
     )
   })
 })
-
-const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
 describe('check --cluster', () => {
   /** `check --cluster` over a working tree of `objects` (no base, no Diff). */

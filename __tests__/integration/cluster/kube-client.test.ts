@@ -382,6 +382,38 @@ describe('KubeClient', () => {
     ])
   })
 
+  // docs/risks.md#what-live-mode-adds: a refusal's warnings go with it.
+  it("keeps a refused dry run's warnings on its error, a Secret's without the value they quote", async () => {
+    const quoted = 'data.token: expected string, got &value.valueUnstructured{Value:918273}'
+    const server = await fakeServer([
+      {
+        status: 422,
+        body: { kind: 'Status', reason: 'Invalid', message: 'refused' },
+        headers: { Warning: `299 - "${quoted}"` }
+      }
+    ])
+    const client = await clientFor(server.url)
+    const cluster = new KubeCluster(client, new KubeDiscovery(client))
+    const refusal = (kind: string) =>
+      cluster
+        .dryRunApply({ apiVersion: 'v1', kind, metadata: { name: 'n', namespace: 'ns' } })
+        .then(
+          () => undefined,
+          (error: unknown) => error
+        )
+    const secret = await refusal('Secret')
+    const configMap = await refusal('ConfigMap')
+    client.close()
+    expect(secret).toBeInstanceOf(ClusterError)
+    expect(secret).toMatchObject({
+      message: 'dry-run apply v1 Secret ns/n: HTTP 422 Invalid: refused',
+      warnings: [
+        'data.token: expected string, got a value that is not shown (the object is a Secret)'
+      ]
+    })
+    expect(configMap).toMatchObject({ warnings: [quoted] })
+  })
+
   it('leaves warnings out of a response that has none', async () => {
     const server = await fakeServer([{ status: 200 }])
     const client = await clientFor(server.url)

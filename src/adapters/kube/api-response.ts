@@ -64,14 +64,19 @@ export function apiStatusOf(res: KubeResponse): ApiStatus {
   }
 }
 
-/** A ClusterError for a non-success response: `<what>: <status> <reason>: <message>`. */
+/**
+ * A ClusterError for a non-success response: `<what>: <status> <reason>: <message>`, with the
+ * response's warnings.
+ */
 export function responseError(what: string, res: KubeResponse): ClusterError {
   const { reason, message } = apiStatusOf(res)
   const detail = [reason, message].filter((s) => s !== '').join(': ')
-  return new ClusterError(
+  const error = new ClusterError(
     `${what}: HTTP ${res.status}${detail === '' ? '' : ` ${detail}`}`,
     res.status
   )
+  error.warnings = res.warnings ?? []
+  return error
 }
 
 /** Parses a JSON response body, failing with `what` when it is not JSON. */

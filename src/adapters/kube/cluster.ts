@@ -246,7 +246,10 @@ export class KubeCluster implements Cluster, ObjectWatcher {
       }
     }
     const error = responseError(what, res)
-    if (isSecretKind(ref)) error.message = withoutQuotedValues(error.message)
+    if (isSecretKind(ref)) {
+      error.message = withoutQuotedValues(error.message)
+      error.warnings = error.warnings.map(withoutQuotedValues)
+    }
     throw error
   }
 
