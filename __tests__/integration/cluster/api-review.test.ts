@@ -608,6 +608,29 @@ describe('the schema checks of custom resources whose CRD is in the same Diff', 
       corpus().map(([, , words]) => (words === '' ? [] : [words]))
     )
   })
+
+  it('convert a custom resource with the CRD the Diff changes, not the one the cluster publishes', async () => {
+    await admin.cluster.apply(partDefinition(g))
+    // The Diff adds spec.colour to the applied CRD, and a custom resource that sets it.
+    const count = '"count":{"type":"integer"}'
+    const text = JSON.stringify(partDefinition(g))
+    expect(text).toContain(count)
+    const changed = JSON.parse(
+      text.replace(count, `${count},"colour":{"type":"string"}`)
+    ) as JsonObject
+    const coloured = part('coloured', { spec: { count: 1, colour: 'red' } })
+    const r = await reviewed([changed, coloured])
+    expect(r).toMatchObject({ code: 0, stderr: '' })
+    expect(riskLines(r.stdout)).toEqual([])
+    // The cluster's CRD, which the apply changes first, refuses it.
+    const refused = await admin.cluster.apply(inNamespace(coloured)).then(
+      () => '',
+      (error: unknown) => (error as Error).message
+    )
+    expect(refused).toContain('.spec.colour: field not declared in schema')
+    await admin.cluster.apply(changed)
+    await expect(admin.cluster.apply(inNamespace(coloured))).resolves.toBeUndefined()
+  })
 })
 
 // docs/risks.md#what-live-mode-adds: the server's dry run of every added and modified object
