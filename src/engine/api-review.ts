@@ -49,14 +49,22 @@ export async function reviewApis(
       (error: unknown) => ({ error })
     )
   // The documents of every touched group/version at once, beside discovery and the CRDs: the
-  // check needs no answer of theirs to ask (one not served answers 404).
+  // check needs no answer of theirs to ask (one not served answers 404). A custom kind the
+  // Diff defines is converted with the schema its CRD will publish, which references the
+  // cluster's ObjectMeta: the CRDs' own document has it (read anyway when the Diff adds or
+  // changes the CRD).
+  const definedHere = touched.some((k) => diff.crds.has(`${k.group}/${k.kind}`))
   const documents =
     check === undefined
       ? undefined
-      : catalog.schemas([...new Set(touched.map(groupVersionOf))]).then(
-          (found) => ({ found }),
-          (error: unknown) => ({ error })
-        )
+      : catalog
+          .schemas([
+            ...new Set([...touched.map(groupVersionOf), ...(definedHere ? [META_DOCUMENT] : [])])
+          ])
+          .then(
+            (found) => ({ found }),
+            (error: unknown) => ({ error })
+          )
   let served: ServedApis
   try {
     served = await catalog.served()
@@ -118,7 +126,13 @@ async function checkSchemas(
   }
 ): Promise<{ found: Map<string, Map<string, SchemaFinding[]>> } | { error: unknown }> {
   const { served, diff } = context
-  const targets: { manifest: string; key: string; object: JsonObject; gv: string }[] = []
+  const targets: {
+    manifest: string
+    key: string
+    object: JsonObject
+    gv: string
+    own: boolean
+  }[] = []
   for (const m of manifests) {
     for (const e of m.entries) {
       if (e.type !== 'added' && e.type !== 'modified') continue
@@ -128,7 +142,7 @@ async function checkSchemas(
       const gv = k.group === '' ? k.version : `${k.group}/${k.version}`
       const own = diff.crds.get(`${k.group}/${k.kind}`)?.get(k.version)?.served === true
       if (!own && !served.apiVersions.has(`${gv}/${k.kind}`)) continue
-      targets.push({ manifest: m.manifest, key: e.key, object, gv })
+      targets.push({ manifest: m.manifest, key: e.key, object, gv, own })
     }
   }
   if (targets.length === 0) return { found: new Map() }
@@ -136,6 +150,7 @@ async function checkSchemas(
     const [read, crds] = await Promise.all([context.documents, context.crds])
     if ('error' in read) return read
     const gvs = new Set(targets.map((t) => t.gv))
+    if (targets.some((t) => t.own)) gvs.add(META_DOCUMENT)
     const results = await check(
       Object.fromEntries([...read.found].filter(([gv]) => gvs.has(gv))),
       targets.map((t) => t.object),
@@ -154,6 +169,12 @@ async function checkSchemas(
     return { error }
   }
 }
+
+/**
+ * The document whose components hold the ObjectMeta schemas a CRD's published schema references
+ * (src/go/render/module/internal/schema/crdtypes.go).
+ */
+const META_DOCUMENT = 'apiextensions.k8s.io/v1'
 
 /** A CustomResourceDefinition of apiextensions.k8s.io/v1 (the version the Helm program reads). */
 const isDefinition = (o: JsonObject): boolean =>

@@ -46,8 +46,9 @@ type Result struct {
 }
 
 type converter struct {
-	tc    managedfields.TypeConverter
-	kinds map[k8sschema.GroupVersionKind]bool
+	tc      managedfields.TypeConverter
+	kinds   map[k8sschema.GroupVersionKind]bool
+	schemas map[string]*spec.Schema
 }
 
 var (
@@ -62,6 +63,7 @@ func Check(in Input) (Result, error) {
 		return Result{}, err
 	}
 	crds := crdVersions(in.CRDs)
+	crdTypes := crdTypeConverters(in.CRDs, c.schemas)
 	out := Result{Results: make([]*[]Finding, len(in.Objects))}
 	for i, raw := range in.Objects {
 		var content map[string]interface{}
@@ -71,12 +73,20 @@ func Check(in Input) (Result, error) {
 		obj := &unstructured.Unstructured{Object: content}
 		gvk := obj.GroupVersionKind()
 		crd := crds[gvk]
-		if !c.kinds[gvk] && crd == nil {
+		// A kind the input's CRD defines is converted as the server will convert it once that CRD
+		// is applied (the Diff's own, which the cluster may not publish yet or publishes as it was),
+		// or as it converts it now (the cluster's, whose published schema is the same:
+		// crdtypes.go); another kind with the cluster's documents.
+		tc := crdTypes[gvk]
+		if tc == nil && c.kinds[gvk] {
+			tc = c.tc
+		}
+		if tc == nil && crd == nil {
 			continue
 		}
 		findings := []Finding{}
-		if c.kinds[gvk] {
-			if _, err := c.tc.ObjectToTyped(obj); err != nil {
+		if tc != nil {
+			if _, err := tc.ObjectToTyped(obj); err != nil {
 				if errs, ok := err.(typed.ValidationErrors); ok {
 					for _, e := range errs {
 						findings = append(findings, Finding{Path: e.Path, Message: e.Error()})
@@ -138,7 +148,7 @@ func converterOf(documents map[string]json.RawMessage) (*converter, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &converter{tc: tc, kinds: kindsOf(schemas)}
+	c := &converter{tc: tc, kinds: kindsOf(schemas), schemas: schemas}
 	if len(cache) >= 8 {
 		cache = map[[32]byte]*converter{}
 	}
