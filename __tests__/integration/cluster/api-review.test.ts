@@ -39,32 +39,51 @@ beforeAll(async () => {
 
 afterAll(() => admin.close())
 
+/**
+ * A namespaced CustomResourceDefinition of `kind` in group `g` (plural: the kind's lower case
+ * plus `s`) with `versions`.
+ */
+function definition(g: string, kind: string, versions: JsonObject[]): JsonObject {
+  const singular = kind.toLowerCase()
+  return {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `${singular}s.${g}` },
+    spec: {
+      group: g,
+      scope: 'Namespaced',
+      names: { plural: `${singular}s`, singular, kind, listKind: `${kind}List` },
+      versions
+    }
+  }
+}
+
+/** One served and stored version `v1` whose objects' `spec` has the schema `spec`. */
+const v1WithSpec = (spec: JsonObject): JsonObject[] => [
+  {
+    name: 'v1',
+    served: true,
+    storage: true,
+    schema: { openAPIV3Schema: { type: 'object', properties: { spec } } }
+  }
+]
+
 /** A CRD of kind Widget: v1 served and deprecated with a warning, v2 served and stored. */
 function widgetDefinition(g: string): JsonObject {
   const schema = {
     openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true }
   }
-  return {
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name: `widgets.${g}` },
-    spec: {
-      group: g,
-      scope: 'Namespaced',
-      names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
-      versions: [
-        {
-          name: 'v1',
-          served: true,
-          storage: false,
-          deprecated: true,
-          deprecationWarning: `${g}/v1 Widget is going away: use ${g}/v2`,
-          schema
-        },
-        { name: 'v2', served: true, storage: true, schema }
-      ]
-    }
-  }
+  return definition(g, 'Widget', [
+    {
+      name: 'v1',
+      served: true,
+      storage: false,
+      deprecated: true,
+      deprecationWarning: `${g}/v1 Widget is going away: use ${g}/v2`,
+      schema
+    },
+    { name: 'v2', served: true, storage: true, schema }
+  ])
 }
 
 const pdb: JsonObject = {
@@ -264,45 +283,25 @@ describe('the schema checks at review', () => {
  * when it validates a custom resource.
  */
 function gizmoDefinition(g: string): JsonObject {
-  return {
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name: `gizmos.${g}` },
-    spec: {
-      group: g,
-      scope: 'Namespaced',
-      names: { plural: 'gizmos', singular: 'gizmo', kind: 'Gizmo', listKind: 'GizmoList' },
-      versions: [
-        {
-          name: 'v1',
-          served: true,
-          storage: true,
-          schema: {
-            openAPIV3Schema: {
-              type: 'object',
-              properties: {
-                spec: {
-                  type: 'object',
-                  required: ['color', 'tier', 'min', 'max'],
-                  properties: {
-                    color: { type: 'string', enum: ['red', 'green', 'blue'] },
-                    tier: { type: 'string', default: 'basic', enum: ['basic', 'premium'] },
-                    host: { type: 'string', pattern: '^[a-z]+$' },
-                    contact: { type: 'string', format: 'email' },
-                    min: { type: 'integer', minimum: 0 },
-                    max: { type: 'integer' }
-                  },
-                  'x-kubernetes-validations': [
-                    { rule: 'self.min <= self.max', message: 'min must not exceed max' }
-                  ]
-                }
-              }
-            }
-          }
-        }
+  return definition(
+    g,
+    'Gizmo',
+    v1WithSpec({
+      type: 'object',
+      required: ['color', 'tier', 'min', 'max'],
+      properties: {
+        color: { type: 'string', enum: ['red', 'green', 'blue'] },
+        tier: { type: 'string', default: 'basic', enum: ['basic', 'premium'] },
+        host: { type: 'string', pattern: '^[a-z]+$' },
+        contact: { type: 'string', format: 'email' },
+        min: { type: 'integer', minimum: 0 },
+        max: { type: 'integer' }
+      },
+      'x-kubernetes-validations': [
+        { rule: 'self.min <= self.max', message: 'min must not exceed max' }
       ]
-    }
-  }
+    })
+  )
 }
 
 describe('the schema checks of custom resources at review', () => {
@@ -392,54 +391,34 @@ describe('the schema checks of custom resources at review', () => {
  * metadata is ObjectMeta) and a subtree that keeps unknown fields.
  */
 function partDefinition(g: string): JsonObject {
-  return {
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name: `parts.${g}` },
-    spec: {
-      group: g,
-      scope: 'Namespaced',
-      names: { plural: 'parts', singular: 'part', kind: 'Part', listKind: 'PartList' },
-      versions: [
-        {
-          name: 'v1',
-          served: true,
-          storage: true,
-          schema: {
-            openAPIV3Schema: {
-              type: 'object',
-              properties: {
-                spec: {
-                  type: 'object',
-                  properties: {
-                    count: { type: 'integer' },
-                    labels: { type: 'object', additionalProperties: { type: 'string' } },
-                    ports: {
-                      type: 'array',
-                      'x-kubernetes-list-type': 'map',
-                      'x-kubernetes-list-map-keys': ['name'],
-                      items: {
-                        type: 'object',
-                        required: ['name'],
-                        properties: { name: { type: 'string' }, port: { type: 'integer' } }
-                      }
-                    },
-                    owner: { type: 'object', properties: { name: { type: 'string' } } },
-                    template: {
-                      type: 'object',
-                      'x-kubernetes-embedded-resource': true,
-                      'x-kubernetes-preserve-unknown-fields': true
-                    },
-                    extra: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true }
-                  }
-                }
-              }
-            }
+  return definition(
+    g,
+    'Part',
+    v1WithSpec({
+      type: 'object',
+      properties: {
+        count: { type: 'integer' },
+        labels: { type: 'object', additionalProperties: { type: 'string' } },
+        ports: {
+          type: 'array',
+          'x-kubernetes-list-type': 'map',
+          'x-kubernetes-list-map-keys': ['name'],
+          items: {
+            type: 'object',
+            required: ['name'],
+            properties: { name: { type: 'string' }, port: { type: 'integer' } }
           }
-        }
-      ]
-    }
-  }
+        },
+        owner: { type: 'object', properties: { name: { type: 'string' } } },
+        template: {
+          type: 'object',
+          'x-kubernetes-embedded-resource': true,
+          'x-kubernetes-preserve-unknown-fields': true
+        },
+        extra: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true }
+      }
+    })
+  )
 }
 
 describe('the schema checks of custom resources whose CRD is in the same Diff', () => {
