@@ -6,7 +6,7 @@ import "syscall/js"
 
 // Serve registers tazunaRender(requestJSON) → Promise<responseJSON> with the handlers by op
 // ("versions" is built in) on the global object the Node loader hands over (a private one, see
-// src/adapters/go-render-module.ts), and waits for calls forever. Work runs on a goroutine:
+// src/adapters/render/go-wasm.ts), and waits for calls forever. Work runs on a goroutine:
 // reading files goes through Node's asynchronous fs, which a synchronous call could not wait
 // for. Reads are confined by that fs bridge, so handlers get no policies.
 func Serve(handlers map[string]Handler) {

@@ -1,5 +1,5 @@
 // Command kustomize is the render program for `type: kustomize` manifests: loaded by
-// src/adapters/go-render-module.ts only when such a manifest renders (docs/renderers.md). Built
+// src/adapters/render/module.ts only when such a manifest renders (docs/renderers.md). Built
 // to WebAssembly for every platform, and natively for Linux (docs/renderers.md#native-kustomize).
 package main
 
