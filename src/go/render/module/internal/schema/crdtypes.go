@@ -165,7 +165,9 @@ func addEmbeddedProperties(s *spec.Schema) {
 }
 
 // hasInvalidTypes is apiextensions validation's SchemaHasInvalidTypes: a type that is not one of
-// OpenAPI v3's anywhere in the schema.
+// OpenAPI v3's anywhere in the schema. Written out here because its package,
+// pkg/apis/apiextensions/validation, would link 156 packages more than this program has (gRPC,
+// OpenTelemetry's exporters, the apiserver's webhook client), as builder would.
 func hasInvalidTypes(s *apiextensionsinternal.JSONSchemaProps) bool {
 	if s == nil {
 		return false
