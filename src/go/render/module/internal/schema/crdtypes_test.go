@@ -112,14 +112,7 @@ func TestCustomResourcesWithoutObjectMetaAreValidatedOnly(t *testing.T) {
 // beside the CRD's own properties, the embedded resource's the same, and the kind's extension,
 // under the model name builder gives it.
 func TestPublishedSchemaHasTheKubernetesProperties(t *testing.T) {
-	crd := &apiextensionsv1.CustomResourceDefinition{}
-	if err := json.Unmarshal([]byte(parts), crd); err != nil {
-		t.Fatal(err)
-	}
-	s, err := publishedSchema(crd, "v1")
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := partSchema(t)
 	for _, p := range []string{"apiVersion", "kind", "metadata", "spec"} {
 		if _, ok := s.Properties[p]; !ok {
 			t.Errorf("no property %s", p)
@@ -142,14 +135,7 @@ func TestPublishedSchemaHasTheKubernetesProperties(t *testing.T) {
 // testdata/part-published.json is the Part schema of the /openapi/v3/apis/example.com/v1
 // document kube-apiserver v1.37.2 published for the CRD above, as read from the test cluster.
 func TestPublishedSchemaIsTheServers(t *testing.T) {
-	crd := &apiextensionsv1.CustomResourceDefinition{}
-	if err := json.Unmarshal([]byte(parts), crd); err != nil {
-		t.Fatal(err)
-	}
-	built, err := publishedSchema(crd, "v1")
-	if err != nil {
-		t.Fatal(err)
-	}
+	built := partSchema(t)
 	text, err := json.Marshal(built)
 	if err != nil {
 		t.Fatal(err)
@@ -169,4 +155,18 @@ func TestPublishedSchemaIsTheServers(t *testing.T) {
 		pretty, _ := json.MarshalIndent(got, "", " ")
 		t.Errorf("built:\n%s\nserved:\n%s", pretty, served)
 	}
+}
+
+// partSchema is publishedSchema of the Part CRD's v1.
+func partSchema(t *testing.T) *spec.Schema {
+	t.Helper()
+	crd := &apiextensionsv1.CustomResourceDefinition{}
+	if err := json.Unmarshal([]byte(parts), crd); err != nil {
+		t.Fatal(err)
+	}
+	s, err := publishedSchema(crd, "v1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
