@@ -40,10 +40,11 @@ export function renderingAheadOf(
   settings: EngineSettings,
   build: (m: Manifest) => Promise<DesiredState>
 ): (m: Manifest) => Promise<DesiredState> {
-  return renderingAhead(aheadOf(run, settings), build, RENDER_AHEAD)
+  return renderingAhead(manifestsAhead(run, settings), build, RENDER_AHEAD)
 }
 
-function aheadOf(run: ConfigRun, settings: EngineSettings): Manifest[] {
+/** The selected manifests that may render before their layer, in layer order. */
+export function manifestsAhead(run: ConfigRun, settings: EngineSettings): Manifest[] {
   try {
     return resolveLayers(run.manifests)
       .flat()

@@ -61,6 +61,7 @@ function cancellableRenderer(module: RenderModule, signal: AbortSignal): RenderM
   const prepareCheck = module.prepareCheck?.bind(module)
   const underway = module.underway?.bind(module)
   const checkSchema = module.checkSchema?.bind(module)
+  const letGo = module.letGo?.bind(module)
   return {
     kustomize: (dir) => untilCancelled('render with kustomize', () => module.kustomize(dir)),
     helm: (release) => untilCancelled('render with Helm', () => module.helm(release)),
@@ -73,6 +74,7 @@ function cancellableRenderer(module: RenderModule, signal: AbortSignal): RenderM
     ...(unpackCheckAhead && { unpackCheckAhead }),
     ...(prepareCheck && { prepareCheck }),
     ...(underway && { underway }),
+    ...(letGo && { letGo }),
     ...(checkSchema && {
       checkSchema: (
         schemas: Parameters<typeof checkSchema>[0],

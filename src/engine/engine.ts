@@ -4,11 +4,13 @@
  * no step depends on another having run before. The cluster session opens on first use, so
  * loading and checking never send a request to the API server.
  */
-import type { RendererVersions } from '../render/ports.js'
+import path from 'node:path'
+import type { RenderModule, RendererVersions } from '../render/ports.js'
+import { earlyKustomize } from '../render/kustomize/early.js'
 import type { PreparedHelmfile } from '../render/context.js'
 import type { Manifest } from '../config/schema.js'
 import { createSecretRegistry } from '../render/secrets.js'
-import { applyConfigRun, deferred, renderingAheadOf } from './apply.js'
+import { applyConfigRun, deferred, manifestsAhead, renderingAheadOf } from './apply.js'
 import { cancellablePorts } from './cancellation.js'
 import { destroyConfigRun, type DestroyOutcome, type DestroyRequest } from './destroy.js'
 import { readLiveManifests } from './live.js'
@@ -49,6 +51,17 @@ import type { ApplyRequest, ApplySwitches } from './requests.js'
 export type { DestroyOutcome, DestroyRequest } from './destroy.js'
 export type { ManifestPlan, PlanChange } from './plan.js'
 export type { ChartListItem } from './chart-list.js'
+
+/**
+ * How long a sync with records waits for its State read before kustomize renders start anyway
+ * (src/render/kustomize/early.ts): longer than a cluster on the same machine answers the lock
+ * and the list (about 20 ms on the test cluster), so a no-change sync there starts none, and
+ * well within the handshake and the two round trips a distant one takes (about 150 ms at a
+ * 30 ms round trip). One render at a time: with more, a no-change sync across the network
+ * lost the core its own checks and the server need (docs/benchmarks.md#renders-started-early).
+ */
+const EARLY_RENDER_WAIT_MS = 40
+const EARLY_RENDERS_AT_ONCE = 1
 
 /** A manifest's recorded State, as `state list` shows it. */
 export interface ListedState {
@@ -169,8 +182,8 @@ export function createEngine(settings: EngineSettings, given: EnginePorts): Engi
       preparedByRun.set(run, (prepared = new Map<string, PreparedHelmfile>()))
     return prepared
   }
-  const renderer = (run: ConfigRun) =>
-    manifestRenderer(run, settings, scoped, openSession, {
+  const renderer = (run: ConfigRun, module: RenderModule = scoped.renderer) =>
+    manifestRenderer(run, settings, { ...scoped, renderer: module }, openSession, {
       checkNamespaces: true,
       prepared: preparedOf(run)
     })
@@ -185,7 +198,8 @@ export function createEngine(settings: EngineSettings, given: EnginePorts): Engi
   // Diff and apply refuse an object the API server would refuse for its size: in the pull
   // request's diff, before the merge, and in apply before anything of its manifest is sent.
   // Destroy and drift only read keys and live objects, so they are not blocked by it.
-  const sizeChecked = (run: ConfigRun) => withObjectSizeLimit(renderer(run))
+  const sizeChecked = (run: ConfigRun, module?: RenderModule) =>
+    withObjectSizeLimit(renderer(run, module))
   const liveDeps = async () => {
     const { store, cluster } = await openSession()
     return { store, cluster, log: ports.log }
@@ -214,6 +228,29 @@ export function createEngine(settings: EngineSettings, given: EnginePorts): Engi
     const { records } = ports
     if (records === undefined || settings.renderAll === true) return undefined
     return recordCheck(run, settings, scoped, openSession, records, preparedOf(run))
+  }
+  /**
+   * The sync's renders with records: a manifest whose record holds is not rendered, and the
+   * kustomize renders of the layers ahead start while the State read is awaited, once it has
+   * been awaited EARLY_RENDER_WAIT_MS (src/render/kustomize/early.ts).
+   */
+  const skippingEarly = (
+    run: ConfigRun,
+    stored: Promise<Map<string, StoredState>>,
+    skip: NonNullable<ReturnType<typeof skipCheck>>
+  ) => {
+    const root = path.resolve(run.config.dir)
+    const early = earlyKustomize(scoped.renderer, {
+      read: stored,
+      sleep: (ms) => ports.clock.sleep(ms),
+      waitMs: EARLY_RENDER_WAIT_MS,
+      dirs: manifestsAhead(run, settings)
+        .filter((m) => m.type === 'kustomize')
+        .map((m) => path.resolve(root, m.path)),
+      limit: EARLY_RENDERS_AT_ONCE
+    })
+    const build = skippingUnchanged(sizeChecked(run, early.module), stored, skip)
+    return { build, untaken: () => early.untaken() }
   }
   const diffRenders = new WeakMap<ConfigRun, (m: Manifest) => Promise<DesiredState>>()
   const sharedRenderer = (run: ConfigRun) => {
@@ -318,26 +355,30 @@ export function createEngine(settings: EngineSettings, given: EnginePorts): Engi
       // fill, which a no-change sync would spend for nothing (docs/benchmarks.md#program-on-demand).
       if (stateRead === undefined) prepare(run)
       else unpackAhead(run)
+      const early = skip && stateRead ? skippingEarly(run, stateRead.promise, skip) : undefined
       const render = !request.sync
         ? withObjectSizeLimit(delegateRenderer(run, true))
-        : skip && stateRead
-          ? skippingUnchanged(sizeChecked(run), stateRead.promise, skip)
-          : sizeChecked(run)
+        : (early?.build ?? sizeChecked(run))
       // Renders that read only files start now, while the session opens and the lock is taken.
       const build = renderingAheadOf(run, settings, render)
       // With records no render waits to go out first: the session opens at once, and what the
       // record checks ask the server goes out beside the lock and the State read.
       const session = await (stateRead ? openSession() : sessionBesideRenders())
       skip?.start()
-      return applyConfigRun(run, request, {
-        settings,
-        session,
-        clock: ports.clock,
-        build,
-        ...(stateRead ? { stateRead } : {}),
-        ...(ports.beforeExit ? { beforeExit: ports.beforeExit } : {}),
-        ...(ports.signal ? { signal: ports.signal } : {})
-      })
+      try {
+        return await applyConfigRun(run, request, {
+          settings,
+          session,
+          clock: ports.clock,
+          build,
+          ...(stateRead ? { stateRead } : {}),
+          ...(ports.beforeExit ? { beforeExit: ports.beforeExit } : {}),
+          ...(ports.signal ? { signal: ports.signal } : {})
+        })
+      } finally {
+        // A render started early for a manifest whose record held is not waited for.
+        if ((early?.untaken() ?? 0) > 0) scoped.renderer.letGo?.()
+      }
     },
     async drift(run) {
       const manifests = run.manifests.filter((m) => m.type !== 'genesissecret')

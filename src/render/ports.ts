@@ -135,6 +135,12 @@ export interface RenderModule {
    * its thread for a while: the program renders meanwhile (docs/ARCHITECTURE.md#rendering-ahead).
    */
   underway?(): Promise<void>
+  /**
+   * The run asks nothing more of the renders still pending (renders started early and never
+   * taken, src/render/kustomize/early.ts): they no longer keep the process alive. A later call
+   * does again.
+   */
+  letGo?(): void
 }
 
 /** Module path → version of what renders (and `go` → the Go version that built it). */

@@ -33,6 +33,8 @@ import { renderModuleFiles } from '../../support/render-module.js'
 import { fixturesDir } from './harness.js'
 
 const srcDir = path.resolve(import.meta.dirname, '../../../src')
+// Lets a child process run src/'s TypeScript as the benchmarks do.
+const tsResolve = path.resolve(import.meta.dirname, '../../bench/ts-resolve.mjs')
 const onLinux = nativeArtifact('kustomize') !== undefined
 const linuxOnly = onLinux ? describe : describe.skip
 
@@ -411,6 +413,43 @@ linuxOnly('what the native program does itself', () => {
     )
     await expect(module.kustomize(path.join(repo, 'small'))).resolves.toContain('name: small')
   })
+
+  it('lets the process end with a render pending once let go, and holds it for one otherwise', () => {
+    // A process that asks for the seconds-long render and ends its script: held by the pending
+    // call, it prints the answer; let go (a render started early and never taken), it ends
+    // without waiting for it, and the program with it.
+    const script = path.join(base, 'let-go.ts')
+    const moduleUrl = new URL(`file://${path.join(srcDir, 'adapters/render/module.ts')}`).href
+    writeFileSync(
+      script,
+      [
+        `import { createGoRenderModule } from ${JSON.stringify(moduleUrl)}`,
+        `const module = createGoRenderModule({`,
+        `  locate: () => { throw new Error('no WebAssembly here') },`,
+        `  native: () => Promise.resolve(${JSON.stringify(executable)})`,
+        `})`,
+        `module.kustomize(${JSON.stringify(path.join(repo, 'big'))}).then(`,
+        `  (text) => console.log('answered', text.length),`,
+        `  (error) => console.log('failed', error.message)`,
+        `)`,
+        `await module.underway()`,
+        `if (process.argv[2] === 'let-go') module.letGo()`,
+        `console.log('script done')`
+      ].join('\n')
+    )
+    const run = (mode: string) =>
+      spawnSync(
+        process.execPath,
+        ['--experimental-transform-types', '--import', tsResolve, script, mode],
+        { encoding: 'utf8', timeout: 120_000 }
+      )
+    const held = run('hold')
+    expect(held.stderr).not.toContain('Error')
+    expect(held.stdout).toMatch(/^script done\nanswered \d+\n$/)
+    const letGo = run('let-go')
+    expect(letGo.status).toBe(0)
+    expect(letGo.stdout).toBe('script done\n')
+  }, 180_000)
 
   it('starts the program unpacked ahead, and unpacks at the start when that gave none', async () => {
     for (const ahead of [executable, undefined]) {

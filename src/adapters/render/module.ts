@@ -106,6 +106,8 @@ export interface ProgramHost {
   call(requestJson: string): Promise<ProgramResponse>
   /** Calls sent and not answered yet. */
   busy(): number
+  /** The calls pending no longer keep the process alive; the next call does again. */
+  letGo?(): void
 }
 
 /**
@@ -343,7 +345,14 @@ export function createGoRenderModule(options: RenderModuleOptions): GoRenderModu
     prepare,
     unpackAhead,
     unpackCheckAhead,
-    underway
+    underway,
+    letGo() {
+      for (const started of hosts.values())
+        started.then(
+          (h) => h.letGo?.(),
+          () => undefined
+        )
+    }
   }
   /** The head's render of `request` when it holds for the base (see twin()). */
   const reusable = async (
@@ -440,7 +449,8 @@ function pool(workers: number | undefined, startHost: () => ProgramHost): Progra
       host ??= hosts.reduce((a, b) => (b.busy() < a.busy() ? b : a))
       return host.call(request)
     },
-    busy: () => hosts.reduce((sum, host) => sum + host.busy(), 0)
+    busy: () => hosts.reduce((sum, host) => sum + host.busy(), 0),
+    letGo: () => hosts.forEach((host) => host.letGo?.())
   }
 }
 
@@ -502,7 +512,8 @@ export function workerHost(
       target.postMessage(message)
       return answer
     },
-    busy: pending.size
+    busy: pending.size,
+    letGo: () => worker?.unref()
   }
 }
 

@@ -423,6 +423,7 @@ export function nativeProgramHost(executable: string, options: NativeHostOptions
       target.stdin.write(JSON.stringify(line) + '\n')
       return answer
     },
-    busy: pending.size
+    busy: pending.size,
+    letGo: () => hold(false)
   }
 }
