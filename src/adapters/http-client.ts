@@ -3,8 +3,6 @@
  * (docs/compatibility.md#chart-download). Each request has a deadline, like Helm's HTTP getter
  * (120 s); failures name the URL and the cause, never a request header.
  */
-import http from 'node:http'
-import https from 'node:https'
 import {
   HttpTransportError,
   type HttpClient,
@@ -95,13 +93,15 @@ export function createInsecureHttpClient(options: { timeoutMs?: number } = {}): 
   }
 }
 
-function insecureGet(
+async function insecureGet(
   url: URL,
   headers: Record<string, string>,
   timeoutMs: number
 ): Promise<HttpResponse> {
+  // Loaded on the first such request: node:https brings node:tls, about 8 ms of every start
+  // that never sends one (docs/benchmarks.md#builtins-on-demand).
+  const { get } = await (url.protocol === 'https:' ? import('node:https') : import('node:http'))
   return new Promise((resolve, reject) => {
-    const get = url.protocol === 'https:' ? https.get : http.get
     const req = get(url, { headers, rejectUnauthorized: false, timeout: timeoutMs }, (res) => {
       const chunks: Buffer[] = []
       res.on('data', (chunk: Buffer) => chunks.push(chunk))
