@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { execFileSync, spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
-import { renameSync, writeFileSync } from 'node:fs'
+import { chmodSync, copyFileSync, renameSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { zstdDecompressSync } from 'node:zlib'
@@ -417,7 +417,11 @@ linuxOnly('what the native program does itself', () => {
   it('lets the process end with a render pending once let go, and holds it for one otherwise', () => {
     // A process that asks for the seconds-long render and ends its script: held by the pending
     // call, it prints the answer; let go (a render started early and never taken), it ends
-    // without waiting for it, and the program with it.
+    // without waiting for it, and the program with it, not left to finish the render. The
+    // program runs from a copy of its own, so that no other test's program counts.
+    const program = path.join(base, 'let-go-program')
+    copyFileSync(executable, program)
+    chmodSync(program, 0o755)
     const script = path.join(base, 'let-go.ts')
     const moduleUrl = new URL(`file://${path.join(srcDir, 'adapters/render/module.ts')}`).href
     writeFileSync(
@@ -426,7 +430,7 @@ linuxOnly('what the native program does itself', () => {
         `import { createGoRenderModule } from ${JSON.stringify(moduleUrl)}`,
         `const module = createGoRenderModule({`,
         `  locate: () => { throw new Error('no WebAssembly here') },`,
-        `  native: () => Promise.resolve(${JSON.stringify(executable)})`,
+        `  native: () => Promise.resolve(${JSON.stringify(program)})`,
         `})`,
         `module.kustomize(${JSON.stringify(path.join(repo, 'big'))}).then(`,
         `  (text) => console.log('answered', text.length),`,
@@ -449,6 +453,10 @@ linuxOnly('what the native program does itself', () => {
     const letGo = run('let-go')
     expect(letGo.status).toBe(0)
     expect(letGo.stdout).toBe('script done\n')
+    // SIGKILL is sent as the process exits; the kernel may take a moment to end the program.
+    const deadline = Date.now() + 5000
+    while (running(program) > 0 && Date.now() < deadline) spawnSync('sleep', ['0.05'])
+    expect(running(program)).toBe(0)
   }, 180_000)
 
   it('starts the program unpacked ahead, and unpacks at the start when that gave none', async () => {
@@ -519,3 +527,15 @@ linuxOnly('what the native program does itself', () => {
     expect(told).toEqual(['ENOSPC: no space left on device', 'WebAssembly'])
   })
 })
+
+/** Processes running `file` (Linux: their command line's first word, from /proc). */
+function running(file: string): number {
+  return readdirSync('/proc').filter((pid) => {
+    if (!/^\d+$/.test(pid)) return false
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[0] === file
+    } catch {
+      return false
+    }
+  }).length
+}

@@ -337,6 +337,16 @@ export function zstdContentSize(frame: Uint8Array): number | undefined {
   }
 }
 
+/**
+ * The programs running, ended when the engine's process exits: a render no call waits for any
+ * more (RenderModule.letGo) must not outlive the engine, finishing on the machine's cores after
+ * the command has returned. One listener for all of them.
+ */
+const running = new Set<ChildProcessWithoutNullStreams>()
+process.once('exit', () => {
+  for (const program of running) program.kill('SIGKILL')
+})
+
 /** What a native program host needs: its limits, and where reads may resolve now. */
 export interface NativeHostOptions {
   confine?: () => readonly PathPolicy[] | undefined
@@ -400,7 +410,9 @@ export function nativeProgramHost(executable: string, options: NativeHostOptions
     started.on('error', (error) => {
       if (child === started) stop(new Error(`the render module could not start: ${error.message}`))
     })
+    running.add(started)
     started.on('exit', (code, signal) => {
+      running.delete(started)
       if (child !== started) return
       const stopped = new RenderProgramStoppedError(
         stderr || `exit ${signal === null ? `code ${code}` : `signal ${signal}`}`
