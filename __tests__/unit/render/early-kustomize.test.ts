@@ -34,18 +34,24 @@ function controlledSleep() {
 
 const settle = () => new Promise((resolve) => setImmediate(resolve))
 
+/** Early renders of `dirs` over a controlled module, sleep and State read (waitMs 40). */
+function earlyOf(dirs: string[], limit: number) {
+  const controlled = controlledModule()
+  const sleep = controlledSleep()
+  const read = deferred<void>()
+  const early = earlyKustomize(controlled.module, {
+    read: read.promise,
+    sleep: sleep.sleep,
+    waitMs: 40,
+    dirs,
+    limit
+  })
+  return { ...controlled, ...sleep, read, early }
+}
+
 describe('earlyKustomize', () => {
   it('starts nothing before the wait, then the directories in order, limit at a time', async () => {
-    const { module, calls, finish } = controlledModule()
-    const { asked, sleep, wake } = controlledSleep()
-    const read = deferred<void>()
-    earlyKustomize(module, {
-      read: read.promise,
-      sleep,
-      waitMs: 40,
-      dirs: ['/a', '/b', '/c'],
-      limit: 2
-    })
+    const { calls, finish, asked, wake } = earlyOf(['/a', '/b', '/c'], 2)
     expect(asked).toEqual([40])
     await settle()
     expect(calls).toEqual([])
@@ -58,10 +64,7 @@ describe('earlyKustomize', () => {
   })
 
   it('starts no more once the State read answered, and none when it answered within the wait', async () => {
-    const { module, calls, finish } = controlledModule()
-    const { sleep, wake } = controlledSleep()
-    const read = deferred<void>()
-    earlyKustomize(module, { read: read.promise, sleep, waitMs: 40, dirs: ['/a', '/b'], limit: 1 })
+    const { calls, finish, wake, read } = earlyOf(['/a', '/b'], 1)
     wake()
     await settle()
     read.resolve()
@@ -70,34 +73,16 @@ describe('earlyKustomize', () => {
     await settle()
     expect(calls).toEqual(['/a'])
 
-    const late = controlledModule()
-    const quick = controlledSleep()
-    const answered = deferred<void>()
-    earlyKustomize(late.module, {
-      read: answered.promise,
-      ...quick,
-      waitMs: 40,
-      dirs: ['/a'],
-      limit: 1
-    })
-    answered.reject(new Error('a failed read also ends the wait'))
+    const late = earlyOf(['/a'], 1)
+    late.read.reject(new Error('a failed read also ends the wait'))
     await settle()
-    quick.wake()
+    late.wake()
     await settle()
     expect(late.calls).toEqual([])
   })
 
   it('hands a render started early to the first manifest of its directory, once', async () => {
-    const { module, calls, finish } = controlledModule()
-    const { sleep, wake } = controlledSleep()
-    const read = deferred<void>()
-    const early = earlyKustomize(module, {
-      read: read.promise,
-      sleep,
-      waitMs: 40,
-      dirs: ['/a', '/b'],
-      limit: 2
-    })
+    const { calls, finish, wake, read, early } = earlyOf(['/a', '/b'], 2)
     wake()
     await settle()
     expect(early.untaken()).toBe(2)
@@ -115,16 +100,7 @@ describe('earlyKustomize', () => {
   })
 
   it('does not start a directory a manifest already rendered itself', async () => {
-    const { module, calls } = controlledModule()
-    const { sleep, wake } = controlledSleep()
-    const read = deferred<void>()
-    const early = earlyKustomize(module, {
-      read: read.promise,
-      sleep,
-      waitMs: 40,
-      dirs: ['/a', '/b'],
-      limit: 2
-    })
+    const { calls, wake, early } = earlyOf(['/a', '/b'], 2)
     void early.module.kustomize('/a')
     wake()
     await settle()
@@ -133,16 +109,7 @@ describe('earlyKustomize', () => {
   })
 
   it("reports a failed early render to the manifest that takes it, and nobody's otherwise", async () => {
-    const { module, renders } = controlledModule()
-    const { sleep, wake } = controlledSleep()
-    const read = deferred<void>()
-    const early = earlyKustomize(module, {
-      read: read.promise,
-      sleep,
-      waitMs: 40,
-      dirs: ['/a', '/b'],
-      limit: 2
-    })
+    const { renders, wake, early } = earlyOf(['/a', '/b'], 2)
     wake()
     await settle()
     // Not taken: its failure goes nowhere (jest fails the test on an unhandled rejection).
