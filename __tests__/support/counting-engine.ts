@@ -21,7 +21,8 @@ const quiet = { info: () => undefined, warn: () => undefined }
 export function countingEngine(
   file: string,
   env: Record<string, string | undefined>,
-  renderAll = false
+  renderAll = false,
+  timing: EngineTiming = {}
 ): { engine: Engine; renders: string[]; events: string[] } {
   const renders: string[] = []
   const events: string[] = []
@@ -31,6 +32,7 @@ export function countingEngine(
     ...renderer,
     kustomize: (dir: string) => {
       renders.push(path.basename(dir))
+      events.push(`render ${path.basename(dir)}`)
       return renderer.kustomize(dir)
     },
     helm: (release) => {
@@ -47,9 +49,13 @@ export function countingEngine(
     const { store } = session
     const counted: typeof store = {
       read: (manifest) => store.read(manifest),
-      readMany: (names) => {
+      readMany: async (names) => {
         events.push('read State')
-        return store.readMany(names)
+        if (timing.stateDelayMs !== undefined)
+          await new Promise((resolve) => setTimeout(resolve, timing.stateDelayMs))
+        const read = await store.readMany(names)
+        events.push('State read')
+        return read
       },
       save: (manifest, state, options) => store.save(manifest, state, options),
       ...(store.saveRecord && {
@@ -58,9 +64,25 @@ export function countingEngine(
     }
     return { ...session, store: counted }
   }
-  const settings = { file, environment: '', tags: [], version: '0.1.0', renderAll }
+  // Renders started early are off unless asked for: they render manifests whose record holds,
+  // which the counts here would take for renders the run used.
+  const settings = {
+    file,
+    environment: '',
+    tags: [],
+    version: '0.1.0',
+    renderAll,
+    earlyRenderWaitMs: timing.earlyRenderWaitMs ?? Infinity
+  }
   const engine = createEngine(settings, { ...ports, renderer: counted, openSession })
   return { engine, renders, events }
+}
+
+/** When renders start early and how long the State read takes (docs/renderers.md#renders-started-early). */
+export interface EngineTiming {
+  earlyRenderWaitMs?: number
+  /** Added to every State read. */
+  stateDelayMs?: number
 }
 
 /** `apply --sync` (with prune when asked) of `file`; asserts success, returns the renders. */
@@ -79,9 +101,9 @@ export async function syncCounting(
 export async function syncObserved(
   file: string,
   env: Record<string, string | undefined>,
-  options: { prune?: boolean; renderAll?: boolean } = {}
+  options: { prune?: boolean; renderAll?: boolean; timing?: EngineTiming } = {}
 ): Promise<{ renders: string[]; events: string[] }> {
-  const { engine, renders, events } = countingEngine(file, env, options.renderAll)
+  const { engine, renders, events } = countingEngine(file, env, options.renderAll, options.timing)
   try {
     const run = await engine.loadForApply({ sync: true })
     const outcome = await engine.apply(run, {

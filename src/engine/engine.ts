@@ -4,9 +4,9 @@
  * no step depends on another having run before. The cluster session opens on first use, so
  * loading and checking never send a request to the API server.
  */
-import path from 'node:path'
 import type { RenderModule, RendererVersions } from '../render/ports.js'
 import { earlyKustomize } from '../render/kustomize/early.js'
+import { kustomizeDirOf } from '../render/manifest.js'
 import type { PreparedHelmfile } from '../render/context.js'
 import type { Manifest } from '../config/schema.js'
 import { createSecretRegistry } from '../render/secrets.js'
@@ -239,14 +239,13 @@ export function createEngine(settings: EngineSettings, given: EnginePorts): Engi
     stored: Promise<Map<string, StoredState>>,
     skip: NonNullable<ReturnType<typeof skipCheck>>
   ) => {
-    const root = path.resolve(run.config.dir)
     const early = earlyKustomize(scoped.renderer, {
       read: stored,
       sleep: (ms) => ports.clock.sleep(ms),
-      waitMs: EARLY_RENDER_WAIT_MS,
+      waitMs: settings.earlyRenderWaitMs ?? EARLY_RENDER_WAIT_MS,
       dirs: manifestsAhead(run, settings)
         .filter((m) => m.type === 'kustomize')
-        .map((m) => path.resolve(root, m.path)),
+        .map((m) => kustomizeDirOf(run.config.dir, m.path)),
       limit: EARLY_RENDERS_AT_ONCE
     })
     const build = skippingUnchanged(sizeChecked(run, early.module), stored, skip)

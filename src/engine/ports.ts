@@ -96,6 +96,12 @@ export interface EngineSettings {
    * skip-unchanged-renders: false; docs/renderers.md#skipping-unchanged-renders).
    */
   renderAll?: boolean
+  /**
+   * How long a sync with records awaits its State read before kustomize renders start anyway
+   * (docs/renderers.md#renders-started-early); 40 ms when not given, never when Infinity (tests
+   * that count which manifests rendered).
+   */
+  earlyRenderWaitMs?: number
 }
 
 /**

@@ -225,6 +225,14 @@ export function defaultNamespaceOf(
   return ''
 }
 
+/**
+ * The directory a kustomize manifest renders, as its render asks the module for it (and a
+ * render started early is looked up by, src/render/kustomize/early.ts).
+ */
+export function kustomizeDirOf(configDir: string, manifestPath: string): string {
+  return path.resolve(configDir, manifestPath)
+}
+
 async function renderText(manifest: BuildManifestSpec, run: BuildRun): Promise<string> {
   return (await renderOutput(manifest, run)).text
 }
@@ -236,7 +244,7 @@ async function renderOutput(
 ): Promise<{ text: string; releases?: RenderedRelease[] }> {
   switch (manifest.type) {
     case 'kustomize': {
-      const dir = path.resolve(run.configDir, manifest.path)
+      const dir = kustomizeDirOf(run.configDir, manifest.path)
       // kustomize reads the directory itself: one outside the repository is refused here, with
       // the engine's own message, whatever the render says. The render is asked for at once
       // (docs/ARCHITECTURE.md#rendering-ahead); it cannot read outside either, as the program

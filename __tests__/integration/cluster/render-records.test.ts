@@ -270,8 +270,31 @@ describe('render records', () => {
     await sync(p.file)
     writeObjects(p.dir, 'b', p.ns, '2')
     const { renders, events } = await syncObserved(p.file, env, { renderAll })
-    expect(events.filter((e, i) => events.indexOf(e) === i)).toEqual(order)
+    const steps = events.filter((e) => e === 'prepare' || e === 'read State')
+    expect(steps.filter((e, i) => steps.indexOf(e) === i)).toEqual(order)
     expect(renders.sort()).toEqual(renderAll ? ['a', 'b'] : ['b'])
+    rmSync(p.dir, { recursive: true })
+  })
+
+  // State read 300 ms late, as across a network, and renders started 40 ms into that wait
+  // (docs/renderers.md#renders-started-early): `a` starts rendering before State is read, `b`
+  // (changed) is applied from the render started for it, rendered once and not again, and what
+  // the sync leaves is what a sync without them leaves: the next Diff renders nothing and equals
+  // the Diff with every manifest rendered, all empty.
+  it('starts renders while a slow State read is awaited, and renders each manifest once', async () => {
+    const p = writeProject()
+    await sync(p.file)
+    writeObjects(p.dir, 'b', p.ns, '2')
+    const { renders, events } = await syncObserved(p.file, env, {
+      timing: { earlyRenderWaitMs: 40, stateDelayMs: 300 }
+    })
+    expect(renders.sort()).toEqual(['a', 'b'])
+    expect(events.indexOf('render a')).toBeGreaterThan(-1)
+    expect(events.indexOf('render a')).toBeLessThan(events.indexOf('State read'))
+    const { diffs, expected, renders: after } = await diffRendered(p.file)
+    expect(after).toEqual([])
+    expect(diffs).toEqual(expected)
+    expect(diffs.every((d) => d.entries.length === 0)).toBe(true)
     rmSync(p.dir, { recursive: true })
   })
 

@@ -35,14 +35,14 @@ function controlledSleep() {
 const settle = () => new Promise((resolve) => setImmediate(resolve))
 
 /** Early renders of `dirs` over a controlled module, sleep and State read (waitMs 40). */
-function earlyOf(dirs: string[], limit: number) {
+function earlyOf(dirs: string[], limit: number, waitMs = 40) {
   const controlled = controlledModule()
   const sleep = controlledSleep()
   const read = deferred<void>()
   const early = earlyKustomize(controlled.module, {
     read: read.promise,
     sleep: sleep.sleep,
-    waitMs: 40,
+    waitMs,
     dirs,
     limit
   })
@@ -79,6 +79,14 @@ describe('earlyKustomize', () => {
     late.wake()
     await settle()
     expect(late.calls).toEqual([])
+  })
+
+  it('starts nothing, and sets no timer, when the wait is Infinity', async () => {
+    const { calls, asked, wake } = earlyOf(['/a'], 1, Infinity)
+    wake()
+    await settle()
+    expect(asked).toEqual([])
+    expect(calls).toEqual([])
   })
 
   it('hands a render started early to the first manifest of its directory, once', async () => {

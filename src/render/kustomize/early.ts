@@ -24,6 +24,7 @@ export interface EarlyOptions {
   read: Promise<unknown>
   /** Resolves after `ms` (the engine's clock). */
   sleep: (ms: number) => Promise<void>
+  /** Infinity: nothing starts early. */
   waitMs: number
   /** Directories that may start early, in the order they are needed. */
   dirs: readonly string[]
@@ -55,7 +56,8 @@ export function earlyKustomize(module: RenderModule, options: EarlyOptions): Ear
       rendering.then(done, done)
     }
   }
-  if (queue.length > 0) void options.sleep(options.waitMs).then(startNext)
+  if (queue.length > 0 && Number.isFinite(options.waitMs))
+    void options.sleep(options.waitMs).then(startNext)
   // Everything else of `module` as it is, with its own `this`.
   const wrapped = Object.assign(Object.create(module) as RenderModule, {
     kustomize(dir: string): Promise<string> {
